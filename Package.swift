@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "loadctl",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "loadctl", targets: ["loadctl"]),
+    .library(name: "Core", targets: ["Core"]),
+  ],
+  targets: [
+    .target(name: "Core"),
+    .target(name: "Commands", dependencies: ["Core"]),
+    .executableTarget(name: "loadctl", dependencies: ["Commands"]),
+    .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "CommandsTests", dependencies: ["Commands", "Core"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["loadctl"],
+      resources: [.copy("Fixtures")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,36 @@
+/// One subcommand in the command table, such as `loadctl run`.
+///
+/// Everything a user can learn about a subcommand (help, errors, completions) is rendered
+/// from this value, so they cannot drift apart.
+package struct CommandSpec: Sendable, Equatable {
+  package var name: String
+  /// One line, shown in the top-level subcommand list and as the command's overview.
+  package var summary: String
+  /// Longer text shown under the overview in the command's help; may be empty.
+  package var discussion: String
+  package var options: [OptionSpec]
+  package var positionals: [PositionalSpec]
+  /// Complete command lines, shown under `EXAMPLES:`.
+  package var examples: [String]
+
+  package init(
+    name: String,
+    summary: String,
+    discussion: String = "",
+    options: [OptionSpec] = [],
+    positionals: [PositionalSpec] = [],
+    examples: [String] = []
+  ) {
+    self.name = name
+    self.summary = summary
+    self.discussion = discussion
+    self.options = options
+    self.positionals = positionals
+    self.examples = examples
+  }
+
+  /// The usage line after the program name, such as `run [options] <url>`.
+  var usageTail: String {
+    ([name, "[options]"] + positionals.map(\.usage)).joined(separator: " ")
+  }
+}

@@ -1,0 +1,167 @@
+import Synchronization
+
+/// A clock that only moves when a test says so, and that never needs `Task.yield()` to be sure.
+///
+/// Code under test runs on the clock's ``executor`` (``launch(_:)`` or ``TestStore`` do this).
+/// Every call that moves time first drains that executor, so each task has reached its sleep;
+/// then it wakes sleepers one deadline at a time, in deadline order and, for equal deadlines, in
+/// the order they started sleeping, and drains again after each wake-up. When ``advance(by:)``
+/// returns, every sleeper whose deadline passed has resumed and run to its next suspension.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let task = clock.launch { try? await clock.sleep(for: .seconds(1)); return "woke" }
+/// clock.advance(by: .seconds(1))
+/// #expect(task.isFinished)  // no yields, no waiting
+/// ```
+public final class TestClock: Clock, Sendable {
+  /// A point on the test clock's timeline, as an offset from its start.
+  public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
+    /// Time since the clock was created.
+    public var offset: Duration
+
+    /// Creates an instant `offset` after the clock's start.
+    public init(offset: Duration) { self.offset = offset }
+
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    public var description: String { "\(offset)" }
+  }
+
+  private struct Sleeper {
+    var deadline: Instant
+    var order: UInt64
+    var continuation: CheckedContinuation<Void, any Error>?
+    var cancelled = false
+  }
+
+  private struct State {
+    var now = Instant(offset: .zero)
+    var nextOrder: UInt64 = 0
+    var sleepers: [UInt64: Sleeper] = [:]
+  }
+
+  private let state = Mutex(State())
+
+  /// The executor that code driven by this clock must run on.
+  public let executor: ManualExecutor
+
+  /// Creates a clock at offset zero with its own executor.
+  public init(executor: ManualExecutor = ManualExecutor()) {
+    self.executor = executor
+  }
+
+  public var now: Instant { state.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
+
+  /// The number of tasks sleeping on this clock.
+  public var pendingSleepCount: Int {
+    state.withLock { $0.sleepers.values.filter { $0.continuation != nil }.count }
+  }
+
+  /// The earliest deadline any task sleeps until, if one does.
+  public var nextDeadline: Instant? {
+    state.withLock { $0.sleepers.values.filter { $0.continuation != nil }.map(\.deadline).min() }
+  }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let order: UInt64? = state.withLock { state in
+      guard deadline > state.now else { return nil }
+      state.nextOrder += 1
+      state.sleepers[state.nextOrder] = Sleeper(deadline: deadline, order: state.nextOrder)
+      return state.nextOrder
+    }
+    guard let order else { return }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let resumeNow: Bool = state.withLock { state in
+          guard state.sleepers[order]?.cancelled == false else {
+            state.sleepers[order] = nil
+            return true
+          }
+          state.sleepers[order]?.continuation = continuation
+          return false
+        }
+        if resumeNow { continuation.resume(throwing: CancellationError()) }
+      }
+    } onCancel: {
+      let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+        guard let sleeper = state.sleepers[order] else { return nil }
+        if let continuation = sleeper.continuation {
+          state.sleepers[order] = nil
+          return continuation
+        }
+        state.sleepers[order]?.cancelled = true
+        return nil
+      }
+      continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward by `duration`, waking every sleeper whose deadline is reached.
+  public func advance(by duration: Duration = .zero) {
+    advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves time to `target` (never backwards), waking sleepers one deadline at a time.
+  public func advance(to target: Instant) {
+    executor.drain()
+    while let woken = wakeNext(notAfter: target) {
+      _ = woken
+      executor.drain()
+    }
+    state.withLock { state in
+      if target > state.now { state.now = target }
+    }
+    executor.drain()
+  }
+
+  /// Advances to each next deadline until no task sleeps on the clock.
+  ///
+  /// - Parameter limit: A safety bound on wake-ups, so a timer that never ends cannot hang a test.
+  /// - Returns: `true` when no sleeper is left, `false` when `limit` was reached first.
+  @discardableResult
+  public func run(limit: Int = 1_000_000) -> Bool {
+    executor.drain()
+    var wakes = 0
+    while wakes < limit, wakeNext(notAfter: nil) != nil {
+      executor.drain()
+      wakes += 1
+    }
+    return pendingSleepCount == 0
+  }
+
+  /// Runs queued work without moving time.
+  public func drain() { executor.drain() }
+
+  /// Starts `operation` on the clock's executor and runs it up to its first suspension.
+  ///
+  /// Test support: the returned task is the caller's to await or cancel. It is the one place Core
+  /// creates a task outside a task group, because a test body has no structured scope that lives on
+  /// the manual executor.
+  public func launch<T: Sendable>(
+    _ operation: sending @escaping () async -> T
+  ) -> Task<T, Never> {
+    let task = Task(executorPreference: executor, operation: operation)
+    executor.drain()
+    return task
+  }
+
+  /// Wakes all sleepers sharing the earliest deadline (if not after `limit`), in sleep order.
+  private func wakeNext(notAfter limit: Instant?) -> Instant? {
+    let woken: (Instant, [CheckedContinuation<Void, any Error>])? = state.withLock { state in
+      let waiting = state.sleepers.values.filter { $0.continuation != nil }
+      guard let deadline = waiting.map(\.deadline).min() else { return nil }
+      if let limit, deadline > limit { return nil }
+      let due = waiting.filter { $0.deadline == deadline }.sorted { $0.order < $1.order }
+      for sleeper in due { state.sleepers[sleeper.order] = nil }
+      if deadline > state.now { state.now = deadline }
+      return (deadline, due.compactMap(\.continuation))
+    }
+    guard let woken else { return nil }
+    for continuation in woken.1 { continuation.resume() }
+    return woken.0
+  }
+}

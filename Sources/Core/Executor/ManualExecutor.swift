@@ -1,0 +1,52 @@
+import Synchronization
+
+/// A serial task executor whose jobs run only when someone calls ``drain()``.
+///
+/// Tests and virtual time need to know the moment when every task has run as far as it can and is
+/// parked (on a clock, a stream or a continuation). On the global pool that moment cannot be
+/// observed, so timing tests fall back to `Task.yield()` loops that race. A task started with this
+/// executor as its preference (and its structured children, default actors it calls, and every
+/// continuation resumed for it) enqueues its jobs here instead; ``drain()`` runs them on the calling
+/// thread until the queue is empty. An empty queue after `drain()` is therefore a proof, not a
+/// guess, that all the work is waiting for something outside it.
+///
+/// ```swift
+/// let executor = ManualExecutor()
+/// let task = Task(executorPreference: executor) { await work() }
+/// executor.drain()  // work() has now run up to its first real suspension
+/// ```
+///
+/// Work started with an unstructured `Task {}` or on the main actor escapes to other executors and
+/// breaks that proof, which is one reason Core never creates unstructured tasks.
+public final class ManualExecutor: TaskExecutor, Sendable {
+  private let queue = Mutex<[UnownedJob]>([])
+
+  /// Creates an executor with an empty queue.
+  public init() {}
+
+  /// Queues a job; it runs at the next ``drain()``.
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    queue.withLock { $0.append(unowned) }
+  }
+
+  /// The number of jobs waiting to run.
+  public var pendingJobCount: Int { queue.withLock { $0.count } }
+
+  /// Runs queued jobs in FIFO order, including jobs they enqueue, until none is left.
+  ///
+  /// - Returns: The number of jobs that ran.
+  @discardableResult
+  public func drain() -> Int {
+    var count = 0
+    while let job = next() {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+      count += 1
+    }
+    return count
+  }
+
+  private func next() -> UnownedJob? {
+    queue.withLock { jobs in jobs.isEmpty ? nil : jobs.removeFirst() }
+  }
+}

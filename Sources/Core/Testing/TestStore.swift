@@ -1,0 +1,187 @@
+import Synchronization
+
+/// Exhaustive reducer tests on Linux: every state change and every received action is asserted.
+///
+/// The store runs on the ``TestClock``'s executor, so after each `send` or clock move everything
+/// that can run has run: an action an effect sent is already waiting in ``receive(_:_:file:line:)``,
+/// or it was not sent at all. No timeouts, no yields. ``finish(file:line:)`` fails when an action
+/// arrived but was not asserted, or when an effect is still in flight.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = TestStore(initialState: Counter.State(), clock: clock) { state, action in
+///   Counter(clock: clock).reduce(into: &state, action: action)
+/// }
+/// try store.send(.delayedIncrement) { $0.isLoading = true }
+/// clock.advance(by: .seconds(1))
+/// try store.receive(.incrementResponse) { $0.isLoading = false; $0.count = 1 }
+/// try store.finish()
+/// ```
+public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equatable>: Sendable {
+  private struct Log {
+    var pending: [StoreEvent<State, Action>] = []
+    var effectEvents: [StoreEvent<State, Action>] = []
+    var live: [Int: EffectInfo] = [:]
+  }
+
+  /// The clock the store's effects must use.
+  public let clock: TestClock
+  private final class LogBox: Sendable {
+    let mutex = Mutex(Log())
+  }
+
+  private let logBox = LogBox()
+  private let current: Mutex<State>
+  private let input: AsyncStream<Action>.Continuation
+  private let task: Task<StoreResult<State>, Never>
+
+  /// Starts a store on `clock`'s executor with `initialState` and `reducer`.
+  public init(
+    initialState: State, clock: TestClock, reducer: @escaping Store<State, Action>.Reducer
+  ) {
+    self.clock = clock
+    self.current = Mutex(initialState)
+    let (inputs, input) = AsyncStream<Action>.makeStream()
+    self.input = input
+    let store = Store(initialState: initialState, reducer: reducer)
+    let box = logBox
+    task = clock.launch {
+      await store.run(inputs: inputs, stopWhenIdle: false) { event in
+        box.mutex.withLock { log in
+          switch event {
+          case .transition, .ignored:
+            log.pending.append(event)
+          case .effectStarted(let info):
+            log.live[info.serial] = info
+            log.effectEvents.append(event)
+          case .effectFinished(let info, _):
+            log.live[info.serial] = nil
+            log.effectEvents.append(event)
+          case .effectQueued(let info):
+            log.live[info.serial] = info
+            log.effectEvents.append(event)
+          case .effectDropped:
+            log.effectEvents.append(event)
+          }
+        }
+      }
+    }
+  }
+
+  deinit {
+    task.cancel()
+    clock.drain()
+  }
+
+  /// The state after the last asserted action.
+  public var state: State { current.withLock { $0 } }
+
+  /// Effects running or queued now.
+  public var inFlight: [EffectInfo] {
+    logBox.mutex.withLock { $0.live.values.sorted { $0.serial < $1.serial } }
+  }
+
+  /// Effect lifecycle events so far (started, queued, dropped, finished), oldest first.
+  public var effectEvents: [StoreEvent<State, Action>] { logBox.mutex.withLock { $0.effectEvents } }
+
+  /// Sends `action` and asserts the state change `update` makes to the expected state.
+  ///
+  /// - Throws: ``TestStoreFailure`` if actions sent by effects were not received first, or the
+  ///   state differs from the expected one.
+  public func send(
+    _ action: Action, _ update: ((inout State) throws -> Void)? = nil,
+    file: String = #fileID, line: Int = #line
+  ) throws {
+    let unreceived = logBox.mutex.withLock { $0.pending.count }
+    guard unreceived == 0 else {
+      throw TestStoreFailure(
+        "must receive \(unreceived) action(s) before sending \(action)", file: file, line: line)
+    }
+    input.yield(action)
+    clock.drain()
+    try assertNext(action, update, what: "send", file: file, line: line)
+  }
+
+  /// Asserts that effects sent `action` next, and the state change it made.
+  public func receive(
+    _ action: Action, _ update: ((inout State) throws -> Void)? = nil,
+    file: String = #fileID, line: Int = #line
+  ) throws {
+    clock.drain()
+    try assertNext(action, update, what: "receive", file: file, line: line)
+  }
+
+  /// Asserts that the next action was ignored by the reducer with `reason`.
+  public func receiveIgnored(
+    _ action: Action, reason: String, file: String = #fileID, line: Int = #line
+  ) throws {
+    guard let event = logBox.mutex.withLock({ $0.pending.isEmpty ? nil : $0.pending.removeFirst() }) else {
+      throw TestStoreFailure("expected \(action) to be ignored; nothing happened", file: file, line: line)
+    }
+    guard case .ignored(let got, let gotReason, _) = event, got == action, gotReason == reason else {
+      throw TestStoreFailure("expected \(action) ignored (\(reason)), got \(event)", file: file, line: line)
+    }
+  }
+
+  /// Sends `action` and asserts that the reducer ignored it with `reason`.
+  public func sendIgnored(
+    _ action: Action, reason: String, file: String = #fileID, line: Int = #line
+  ) throws {
+    input.yield(action)
+    clock.drain()
+    try receiveIgnored(action, reason: reason, file: file, line: line)
+  }
+
+  /// Drops actions received but not asserted, for a test that only cares about later ones.
+  public func skipReceivedActions() {
+    let last: State? = logBox.mutex.withLock { log in
+      defer { log.pending.removeAll() }
+      for event in log.pending.reversed() {
+        if case .transition(_, _, let to, _) = event { return to }
+      }
+      return nil
+    }
+    if let last { current.withLock { $0 = last } }
+  }
+
+  /// Fails if an action arrived unasserted or an effect is still in flight; then stops the store.
+  public func finish(file: String = #fileID, line: Int = #line) throws {
+    clock.drain()
+    let (pending, live) = logBox.mutex.withLock { ($0.pending, $0.live.values.map(\.label)) }
+    defer {
+      task.cancel()
+      clock.drain()
+    }
+    if !pending.isEmpty {
+      throw TestStoreFailure(
+        "\(pending.count) action(s) received but not asserted: \(pending)", file: file, line: line)
+    }
+    if !live.isEmpty {
+      throw TestStoreFailure(
+        "effect(s) still in flight at the end: \(live.sorted())", file: file, line: line)
+    }
+  }
+
+  private func assertNext(
+    _ action: Action, _ update: ((inout State) throws -> Void)?, what: String,
+    file: String, line: Int
+  ) throws {
+    guard let event = logBox.mutex.withLock({ $0.pending.isEmpty ? nil : $0.pending.removeFirst() }) else {
+      throw TestStoreFailure("expected to \(what) \(action); no action was applied", file: file, line: line)
+    }
+    guard case .transition(let got, _, let actual, _) = event else {
+      throw TestStoreFailure("expected to \(what) \(action); got \(event)", file: file, line: line)
+    }
+    guard got == action else {
+      throw TestStoreFailure("expected to \(what) \(action); got \(got)", file: file, line: line)
+    }
+    var expected = state
+    try update?(&expected)
+    current.withLock { $0 = actual }
+    guard expected == actual else {
+      throw TestStoreFailure(
+        "state after \(action) differs:\n  expected: \(expected)\n    actual: \(actual)",
+        file: file, line: line)
+    }
+  }
+}
