@@ -1,1 +1,18 @@
-print("loadctl")
+import Commands
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var environment: [String: String] = [:]
+var pointer = environ
+while let entry = pointer.pointee {
+  let text = String(cString: entry)
+  if let equals = text.firstIndex(of: "=") {
+    environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+  }
+  pointer += 1
+}
+await Loadctl.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)

@@ -1,3 +1,6 @@
+/// Whether an option is a flag or takes a value; the name the brief's tables use.
+package typealias OptionKind = OptionSpec.Kind
+
 /// One `--name` option in the command table.
 ///
 /// The table is the single source for parsing, help and completions, so an option is described

@@ -53,6 +53,11 @@ package struct ProgramSpec: Sendable {
     .flag("quiet", short: "q", help: "Print only errors and the final result."),
   ]
 
+  /// The built-in `-h, --help`, listed in help and completions but handled by the parser.
+  static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
+  /// The built-in `--version`, offered only before a subcommand.
+  static let versionOption = OptionSpec.flag("version", help: "Show the version.")
+
   /// The shells `completions` can write a script for.
   package static let shells = ["bash", "zsh", "fish"]
 
@@ -73,7 +78,8 @@ package struct ProgramSpec: Sendable {
     CommandSpec(
       name: "completions",
       summary: "Print a shell completion script.",
-      discussion: "Write the script where your shell looks for completions, then start a new shell.",
+      discussion:
+        "Write the script where your shell looks for completions, then start a new shell.",
       positionals: [
         PositionalSpec(
           name: "shell", help: "The shell to complete for.", kind: .choice(Self.shells))
@@ -98,5 +104,10 @@ package struct ProgramSpec: Sendable {
   /// The options in force for `command` (or before any subcommand): its own, then the globals.
   func options(for command: CommandSpec?) -> [OptionSpec] {
     (command?.options ?? []) + globalOptions
+  }
+
+  /// The options help and completions list for `command`: those in force plus the built-ins.
+  func listedOptions(for command: CommandSpec?) -> [OptionSpec] {
+    options(for: command) + (command == nil ? [Self.versionOption] : []) + [Self.helpOption]
   }
 }

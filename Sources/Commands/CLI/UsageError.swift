@@ -82,7 +82,13 @@ package struct UsageError: Error, Equatable, Sendable {
     Self(.unexpectedValue, "option '\(option)' does not take a value", command: command)
   }
 
-  static func invalidValue(_ message: String, command: String?) -> Self {
+  /// A value the table's kinds accept but the command does not, such as two options that
+  /// cannot be used together; subcommands throw it from their own checks.
+  ///
+  /// - Parameters:
+  ///   - message: The whole message, such as `'--file' and '--url' cannot be used together`.
+  ///   - command: The subcommand, for the usage line, or `nil` for the top level.
+  package static func invalidValue(_ message: String, command: String?) -> Self {
     Self(.invalidValue, message, command: command)
   }
 

@@ -12,7 +12,7 @@ import Synchronization
 /// let clock = TestClock()
 /// let task = clock.launch { try? await clock.sleep(for: .seconds(1)); return "woke" }
 /// clock.advance(by: .seconds(1))
-/// #expect(task.isFinished)  // no yields, no waiting
+/// #expect(await task.value == "woke")  // already finished: no yields, no waiting
 /// ```
 public final class TestClock: Clock, Sendable {
   /// A point on the test clock's timeline, as an offset from its start.
@@ -75,7 +75,8 @@ public final class TestClock: Clock, Sendable {
     }
     guard let order else { return }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let resumeNow: Bool = state.withLock { state in
           guard state.sleepers[order]?.cancelled == false else {
             state.sleepers[order] = nil

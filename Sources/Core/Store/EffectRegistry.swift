@@ -72,9 +72,12 @@ struct EffectRegistry<Action: Sendable> {
   }
 
   /// Cancels everything, for the end of a run.
+  ///
+  /// Effects already cancelled but still unwinding are included: the run will not read their
+  /// `finished` message any more, so this is the last chance to report their end.
   mutating func cancelAll() -> [Command] {
     var commands: [Command] = []
-    for info in runningEffects where !cancelled.contains(info.serial) {
+    for info in runningEffects {
       cancelled.insert(info.serial)
       commands.append(.cancel(info))
     }

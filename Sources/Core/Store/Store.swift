@@ -10,9 +10,11 @@
 /// let store = Store(initialState: Counter.State()) { state, action in
 ///   Counter.reduce(into: &state, action: action)
 /// }
-/// let result = await store.run(inputs: [.increment, .delayedIncrement].async) { event in
-///   renderer.render(event)
-/// }
+/// let (inputs, input) = AsyncStream<Counter.Action>.makeStream()
+/// input.yield(.increment)
+/// input.yield(.delayedIncrement)
+/// input.finish()
+/// let result = await store.run(inputs: inputs) { event in renderer.render(event) }
 /// ```
 public struct Store<State: Sendable, Action: Sendable>: Sendable {
   /// The pure step function: apply an action, return the work it asks for.
@@ -73,7 +75,9 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
           reason = .idle
           break
         }
-        guard let message = await messages.next() else { break }
+        // Once cancelled, apply nothing but `onCancel`, not even what is still buffered: a
+        // cancellation handler running on another thread may have sent it after the fact.
+        guard let message = await messages.next(), !Task.isCancelled else { break }
         loop.handle(message, group: &group)
       }
       if reason == .cancelled, let onCancel {
@@ -132,7 +136,9 @@ extension Store {
       }
     }
 
-    mutating func apply(_ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup) {
+    mutating func apply(
+      _ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup
+    ) {
       let old = state
       let effect = reducer(&state, action)
       if let reason = effect.ignoredReason {

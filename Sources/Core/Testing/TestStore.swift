@@ -92,11 +92,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     _ action: Action, _ update: ((inout State) throws -> Void)? = nil,
     file: String = #fileID, line: Int = #line
   ) throws {
-    let unreceived = logBox.mutex.withLock { $0.pending.count }
-    guard unreceived == 0 else {
-      throw TestStoreFailure(
-        "must receive \(unreceived) action(s) before sending \(action)", file: file, line: line)
-    }
+    try assertAllReceived(beforeSending: action, file: file, line: line)
     input.yield(action)
     clock.drain()
     try assertNext(action, update, what: "send", file: file, line: line)
@@ -115,11 +111,14 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
   public func receiveIgnored(
     _ action: Action, reason: String, file: String = #fileID, line: Int = #line
   ) throws {
-    guard let event = logBox.mutex.withLock({ $0.pending.isEmpty ? nil : $0.pending.removeFirst() }) else {
-      throw TestStoreFailure("expected \(action) to be ignored; nothing happened", file: file, line: line)
+    guard let event = popPending() else {
+      throw TestStoreFailure(
+        "expected \(action) to be ignored; nothing happened", file: file, line: line)
     }
-    guard case .ignored(let got, let gotReason, _) = event, got == action, gotReason == reason else {
-      throw TestStoreFailure("expected \(action) ignored (\(reason)), got \(event)", file: file, line: line)
+    guard case .ignored(let got, let gotReason, _) = event, got == action, gotReason == reason
+    else {
+      throw TestStoreFailure(
+        "expected \(action) ignored (\(reason)), got \(event)", file: file, line: line)
     }
   }
 
@@ -127,6 +126,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
   public func sendIgnored(
     _ action: Action, reason: String, file: String = #fileID, line: Int = #line
   ) throws {
+    try assertAllReceived(beforeSending: action, file: file, line: line)
     input.yield(action)
     clock.drain()
     try receiveIgnored(action, reason: reason, file: file, line: line)
@@ -162,12 +162,25 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     }
   }
 
+  private func popPending() -> StoreEvent<State, Action>? {
+    logBox.mutex.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
+  }
+
+  private func assertAllReceived(beforeSending action: Action, file: String, line: Int) throws {
+    let unreceived = logBox.mutex.withLock { $0.pending.count }
+    guard unreceived == 0 else {
+      throw TestStoreFailure(
+        "must receive \(unreceived) action(s) before sending \(action)", file: file, line: line)
+    }
+  }
+
   private func assertNext(
     _ action: Action, _ update: ((inout State) throws -> Void)?, what: String,
     file: String, line: Int
   ) throws {
-    guard let event = logBox.mutex.withLock({ $0.pending.isEmpty ? nil : $0.pending.removeFirst() }) else {
-      throw TestStoreFailure("expected to \(what) \(action); no action was applied", file: file, line: line)
+    guard let event = popPending() else {
+      throw TestStoreFailure(
+        "expected to \(what) \(action); no action was applied", file: file, line: line)
     }
     guard case .transition(let got, _, let actual, _) = event else {
       throw TestStoreFailure("expected to \(what) \(action); got \(event)", file: file, line: line)

@@ -1,0 +1,212 @@
+/// Parses a command line against the command table.
+///
+/// Accepted forms: `--name value`, `--name=value`, `-q`, clustered flags (`-qx`), a
+/// value-taking short option last in a cluster (`-ql 300ms`), and `--` to end options.
+/// Global options may come before or after the subcommand; a subcommand's own options only
+/// after it. A value may not start with `-` unless it is a negative number or `-` itself
+/// (use `--name=-text` otherwise). Giving a non-repeatable option twice keeps the last value.
+/// `-h`/`--help` anywhere before `--` asks for help; it wins over `--version`, and both win
+/// over errors elsewhere on the line (except an unknown subcommand, for which there is no
+/// help to show).
+///
+/// - Parameters:
+///   - arguments: The command line without the program name (`argv[1...]`).
+///   - spec: The command table.
+/// - Returns: What to do: show help, the version, a completion script, or run a subcommand.
+/// - Throws: ``UsageError`` for anything the table does not accept; exit with status 64.
+package func parse(_ arguments: [String], spec: ProgramSpec) throws(UsageError) -> ParseResult {
+  if arguments.isEmpty { return .help(command: nil) }
+  var scanner = ArgumentScanner(program: spec)
+  return try scanner.scan(arguments)
+}
+
+/// The state of one left-to-right pass over the arguments.
+///
+/// It keeps going after the first error so that a later `--help` still gets help, then
+/// reports only the first error, which is the one the user should fix first.
+private struct ArgumentScanner {
+  let program: ProgramSpec
+  var command: CommandSpec?
+  var values: [String: [String]] = [:]
+  var positionals: [String] = []
+  var wantsHelp = false
+  var wantsVersion = false
+  var firstError: UsageError?
+  var unknownSubcommand: UsageError?
+
+  init(program: ProgramSpec) {
+    self.program = program
+  }
+
+  mutating func scan(_ arguments: [String]) throws(UsageError) -> ParseResult {
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      do throws(UsageError) {
+        if optionsEnded || !Self.looksLikeOption(argument) {
+          try takePositional(argument)
+        } else if argument == "--" {
+          optionsEnded = true
+        } else if argument == "--help" || argument == "-h" {
+          wantsHelp = true
+        } else if argument == "--version" {
+          wantsVersion = true
+        } else if argument.hasPrefix("--") {
+          try takeLong(argument, from: arguments, at: &index)
+        } else {
+          try takeShort(argument, from: arguments, at: &index)
+        }
+      } catch {
+        firstError = firstError ?? error
+      }
+    }
+    if wantsHelp {
+      if let unknownSubcommand { throw unknownSubcommand }
+      return .help(command: command?.name)
+    }
+    if wantsVersion { return .version }
+    if let firstError { throw firstError }
+    return try finish()
+  }
+
+  /// Whether `argument` is an option rather than a value: `-` alone and negative numbers
+  /// such as `-5` or `-.5` are values.
+  static func looksLikeOption(_ argument: String) -> Bool {
+    guard argument.hasPrefix("-"), argument.count > 1 else { return false }
+    let second = argument.dropFirst().first
+    let isNegativeNumber =
+      second.map { $0.isASCII && ($0.isNumber || $0 == ".") } == true && Double(argument) != nil
+    return !isNegativeNumber
+  }
+
+  private var inScope: [OptionSpec] { program.options(for: command) }
+
+  private mutating func takePositional(_ argument: String) throws(UsageError) {
+    guard command == nil else {
+      positionals.append(argument)
+      return
+    }
+    guard let found = program.command(named: argument) else {
+      let error = UsageError.unknownSubcommand(
+        argument, suggestion: suggestion(for: argument, among: program.allCommandNames))
+      unknownSubcommand = unknownSubcommand ?? error
+      throw error
+    }
+    command = found
+  }
+
+  private mutating func takeLong(
+    _ argument: String, from arguments: [String], at index: inout Int
+  ) throws(UsageError) {
+    let body = argument.dropFirst(2)
+    let name = String(body.prefix { $0 != "=" })
+    let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+    if name == "help" || name == "version" {
+      throw .unexpectedValue("--\(name)", command: command?.name)
+    }
+    guard let option = inScope.first(where: { $0.name == name }) else {
+      throw unknownOption("--\(name)")
+    }
+    if option.valueKind == nil {
+      guard inline == nil else { throw .unexpectedValue(option.longForm, command: command?.name) }
+      values[option.name, default: []].append("")
+    } else {
+      if let inline {
+        try store(inline, for: option)
+      } else {
+        try store(nextValue(for: option, from: arguments, at: &index), for: option)
+      }
+    }
+  }
+
+  private mutating func takeShort(
+    _ argument: String, from arguments: [String], at index: inout Int
+  ) throws(UsageError) {
+    let letters = Array(argument.dropFirst())
+    var options: [OptionSpec?] = []
+    for (offset, letter) in letters.enumerated() {
+      let option = inScope.first { $0.short == letter }
+      let fits =
+        option.map { $0.valueKind == nil || offset == letters.count - 1 } ?? (letter == "h")
+      guard fits else { throw unknownOption(argument) }
+      options.append(option)
+    }
+    for option in options {
+      guard let option else {
+        wantsHelp = true
+        continue
+      }
+      if option.valueKind == nil {
+        values[option.name, default: []].append("")
+      } else {
+        try store(nextValue(for: option, from: arguments, at: &index), for: option)
+      }
+    }
+  }
+
+  private func nextValue(
+    for option: OptionSpec, from arguments: [String], at index: inout Int
+  ) throws(UsageError) -> String {
+    guard index < arguments.count, !Self.looksLikeOption(arguments[index]) else {
+      throw .missingValue(option.longForm, command: command?.name)
+    }
+    index += 1
+    return arguments[index - 1]
+  }
+
+  private mutating func store(_ value: String, for option: OptionSpec) throws(UsageError) {
+    if let kind = option.valueKind,
+      let problem = ValueValidator.problem(with: value, kind: kind, name: option.longForm)
+    {
+      throw .invalidValue(problem, command: command?.name)
+    }
+    values[option.name] = option.repeatable ? (values[option.name] ?? []) + [value] : [value]
+  }
+
+  /// The error for an option not in scope: misplaced if some subcommand declares it,
+  /// otherwise unknown, with a suggestion among the long options in scope.
+  private func unknownOption(_ text: String) -> UsageError {
+    let declaredElsewhere = program.commands.contains { spec in
+      spec.options.contains { $0.longForm == text || $0.short.map { "-\($0)" } == text }
+    }
+    if command == nil, declaredElsewhere { return .misplacedOption(text) }
+    let candidates = inScope.map(\.longForm) + ["--help", "--version"]
+    let typed = text.hasPrefix("--") || text.count == 2 ? text : "-" + text
+    let hint = text.count == 2 ? nil : suggestion(for: typed, among: candidates)
+    return .unknownOption(text, command: command?.name, suggestion: hint)
+  }
+
+  private func finish() throws(UsageError) -> ParseResult {
+    guard let command else { throw .missingSubcommand(choices: program.allCommandNames) }
+    let specs = command.positionals
+    let required = specs.filter { !$0.isOptional }.count
+    if positionals.count < required {
+      throw .missingArgument(specs[positionals.count].displayName, command: command.name)
+    }
+    if specs.last?.isRepeating != true, positionals.count > specs.count {
+      throw .unexpectedArgument(positionals[specs.count], command: command.name)
+    }
+    for (offset, value) in positionals.enumerated() {
+      let spec = specs[min(offset, specs.count - 1)]
+      if command.name == "help", program.command(named: value) == nil {
+        throw .unknownSubcommand(
+          value, suggestion: suggestion(for: value, among: program.allCommandNames))
+      }
+      if let problem = ValueValidator.problem(with: value, kind: spec.kind, name: spec.displayName)
+      {
+        throw .invalidValue(problem, command: command.name)
+      }
+    }
+    switch command.name {
+    case "help": return .help(command: positionals.first)
+    case "completions": return .completions(shell: positionals[0])
+    default:
+      return .run(
+        Invocation(
+          spec: command, globalOptions: program.globalOptions, values: values,
+          positionals: positionals))
+    }
+  }
+}

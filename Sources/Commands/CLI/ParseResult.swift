@@ -1,0 +1,14 @@
+/// What the command line asked for, once parsed.
+///
+/// Help, version and completions are answered by the command-line layer itself; only `.run`
+/// reaches a subcommand.
+package enum ParseResult: Sendable, Equatable {
+  /// `-h`, `--help`, `help [<subcommand>]` or no arguments: show help (top level if `nil`).
+  case help(command: String?)
+  /// `--version`: print the program's version.
+  case version
+  /// `completions <shell>`: print the completion script for a shell in ``ProgramSpec/shells``.
+  case completions(shell: String)
+  /// Run a subcommand.
+  case run(Invocation)
+}

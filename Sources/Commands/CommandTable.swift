@@ -1,0 +1,36 @@
+/// The one table of subcommands: parsing, help, completions and dispatch all read it.
+package enum CommandTable {
+  /// The program's version, printed by `--version`.
+  package static let version = "0.1.0"
+
+  /// Every subcommand with its runner.
+  static let entries:
+    [(spec: CommandSpec, run: @Sendable (Invocation, [String: String]) async -> Never)] = [
+      (ProfileCommand.spec, ProfileCommand.run)
+    ]
+
+  /// The command-line surface.
+  package static let program = ProgramSpec(
+    name: "loadctl",
+    version: version,
+    overview: """
+      Run async loading flows with structured concurrency and watch every state transition as \
+      it happens. Text by default; JSON Lines with --json.
+      """,
+    commands: entries.map(\.spec),
+    exitStatuses: [
+      .init("0", "The flow finished."),
+      .init("1", "The flow ended failed (e.g. profile failed after its retries)."),
+      .init("64", "Usage error: bad option, argument or value."),
+      .init("65", "Bad input data: a rejected input line or file."),
+      .init("130", "Interrupted by SIGINT (the process dies by the signal)."),
+      .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
+      .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
+    ])
+
+  /// The runner for a subcommand.
+  static func runner(for name: String) -> (@Sendable (Invocation, [String: String]) async -> Never)?
+  {
+    entries.first { $0.spec.name == name }?.run
+  }
+}

@@ -1,0 +1,193 @@
+import Core
+
+/// A loaded profile: its name and whatever other fields the source had, in their order.
+package struct Profile: Sendable, Equatable {
+  package var name: String
+  /// Every field of the source object, `name` included, as read.
+  package var fields: JSONValue
+
+  package init(name: String, fields: JSONValue? = nil) {
+    self.name = name
+    self.fields = fields ?? .object([("name", .string(name))])
+  }
+
+  /// Reads a profile from a JSON object with at least a string `name`.
+  package static func decode(_ value: JSONValue) throws(LoadFailure) -> Profile {
+    guard case .object = value else {
+      throw LoadFailure("profile JSON must be an object, with at least a string \"name\"")
+    }
+    guard case .string(let name)? = value["name"] else {
+      throw LoadFailure("profile JSON has no string \"name\" field")
+    }
+    return Profile(name: name, fields: value)
+  }
+
+  /// `name: Taylor, city: Lisbon` for text output.
+  package var summary: String {
+    guard case .object(let pairs) = fields else { return "name: \(name)" }
+    return pairs.map { key, value in
+      if case .string(let text) = value { return "\(key): \(text)" }
+      return "\(key): \(value.serialized)"
+    }.joined(separator: ", ")
+  }
+}
+
+/// The profile screen's state: a `LoadState` plus the retry bookkeeping around it.
+package struct ProfileState: Sendable, Equatable, ReportableState {
+  package var load: LoadState<Profile> = .idle
+  /// Which attempt of the current load is in flight or failed last (1 = first try).
+  package var attempt = 0
+  /// Whether an automatic retry is waiting for its backoff.
+  package var retryPending = false
+
+  package init() {}
+
+  package var snapshot: JSONValue {
+    var pairs: [(String, JSONValue)] = [("state", .string(load.name))]
+    switch load {
+    case .idle: break
+    case .loading: pairs.append(("attempt", .int(attempt)))
+    case .loaded(let profile): pairs.append(("profile", profile.fields))
+    case .failed(let message):
+      pairs += [
+        ("message", .string(message)), ("attempt", .int(attempt)),
+        ("retry_pending", .bool(retryPending)),
+      ]
+    }
+    return .object(pairs)
+  }
+
+  package var summary: String {
+    switch load {
+    case .idle: "idle"
+    case .loading: attempt > 1 ? "loading(attempt \(attempt))" : "loading"
+    case .loaded(let profile): "loaded(\(profile.summary))"
+    case .failed(let message): "failed(\(message))"
+    }
+  }
+}
+
+/// What can happen to the profile screen.
+package enum ProfileAction: Sendable, Equatable, ReportableAction {
+  /// Start loading (the screen's `.task`, or an input line); ignored while loading.
+  case load
+  /// The retry button: only from `failed`.
+  case retry
+  /// Stop the load in flight: back to `idle`, never an error.
+  case cancel
+  /// End the run.
+  case quit
+  /// The fetch finished.
+  case loadResponse(Result<Profile, LoadFailure>)
+  /// The backoff after a failure elapsed.
+  case autoRetry
+  /// The process is stopping (Ctrl-C, SIGTERM): like `cancel`, but never refused.
+  case interrupt
+
+  package var name: String {
+    switch self {
+    case .load: "load"
+    case .retry: "retry"
+    case .cancel: "cancel"
+    case .quit: "quit"
+    case .loadResponse: "load_response"
+    case .autoRetry: "auto_retry"
+    case .interrupt: "interrupt"
+    }
+  }
+
+  package var fields: [(String, JSONValue)] {
+    guard case .loadResponse(let result) = self else { return [] }
+    switch result {
+    case .success: return [("ok", true)]
+    case .failure(let failure): return [("ok", false), ("message", .string(failure.message))]
+    }
+  }
+
+  /// Parses an `--input` line: `load`, `retry`, `cancel`, `quit`.
+  package static func parse(_ text: String) -> Result<ProfileAction, InputError> {
+    switch text.lowercased() {
+    case "load", "l": .success(.load)
+    case "retry", "r": .success(.retry)
+    case "cancel", "c": .success(.cancel)
+    case "quit", "q": .success(.quit)
+    default:
+      .failure(
+        InputError(
+          line: 0, message: "unknown action '\(text)' (expected load, retry, cancel or quit)"))
+    }
+  }
+}
+
+/// The profile flow: the seed's `ProfileModel.load()` as a reducer, plus retries with backoff.
+package struct ProfileFlow: Sendable {
+  /// Fetches the profile; throws `LoadFailure` (or any error) on failure.
+  package let fetch: @Sendable () async throws -> Profile
+  package let clock: any Clock<Duration>
+  /// Automatic retries after a failure.
+  package let retries: Int
+  /// The first backoff; each later one doubles.
+  package let backoff: Duration
+
+  package static let fetchID: EffectID = "fetch"
+  package static let backoffID: EffectID = "backoff"
+
+  package init(
+    fetch: @escaping @Sendable () async throws -> Profile, clock: any Clock<Duration>,
+    retries: Int = 0, backoff: Duration = .milliseconds(500)
+  ) {
+    self.fetch = fetch
+    self.clock = clock
+    self.retries = retries
+    self.backoff = backoff
+  }
+
+  package func reduce(_ state: inout ProfileState, _ action: ProfileAction) -> Effect<ProfileAction>
+  {
+    switch action {
+    case .load:
+      guard state.load.startLoading() else { return .ignored("already loading") }
+      state.attempt = 1
+      state.retryPending = false
+      return .merge(.cancel(id: Self.backoffID), fetchEffect())
+    case .retry, .autoRetry:
+      if state.load.isLoading { return .ignored("already loading") }
+      guard state.load.retry() else { return .ignored("nothing to retry") }
+      state.attempt += 1
+      state.retryPending = false
+      return .merge(.cancel(id: Self.backoffID), fetchEffect())
+    case .cancel, .interrupt:
+      if state.load.cancel() {
+        return .cancel(id: Self.fetchID)
+      }
+      if state.retryPending {
+        state.retryPending = false
+        return .cancel(id: Self.backoffID)
+      }
+      return action == .cancel ? .ignored("not loading") : .none
+    case .quit:
+      return .finishRun
+    case .loadResponse(let result):
+      guard state.load.finish(result) else { return .ignored("no load in flight") }
+      guard case .failure = result, state.attempt <= retries else { return .none }
+      state.retryPending = true
+      let delay = backoff * (1 << min(state.attempt - 1, 20))
+      return .run(name: "backoff") { [clock] send in
+        try await clock.sleep(for: delay)
+        send(.autoRetry)
+      }
+      .cancellable(id: Self.backoffID, policy: .latest)
+    }
+  }
+
+  private func fetchEffect() -> Effect<ProfileAction> {
+    .run(name: "fetch") { [fetch] send in
+      let profile = try await fetch()
+      send(.loadResponse(.success(profile)))
+    } catch: { error, send in
+      let message = (error as? LoadFailure)?.message ?? "\(error)"
+      send(.loadResponse(.failure(LoadFailure(message))))
+    }
+    .cancellable(id: Self.fetchID, policy: .latest)
+  }
+}

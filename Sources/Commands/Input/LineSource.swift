@@ -1,0 +1,117 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One line of input as read, before it is understood.
+package struct RawLine: Sendable, Equatable {
+  /// 1-based line number, for error messages.
+  package let number: Int
+  /// The text, or `nil` when the bytes were not valid UTF-8 or the line was too long.
+  package let text: String?
+  /// Why `text` is `nil`.
+  package let problem: String?
+}
+
+/// Lines from a file descriptor as they arrive, without blocking a cooperative thread.
+///
+/// `tail -f | loadctl …` must see each line when it is written, and a blocking `read` on one of
+/// this machine's two cooperative threads would stall half the runtime. So a dispatch worker
+/// (outside the cooperative pool) does the blocking reads and feeds a stream. (A dispatch read
+/// source was tried first: on Linux it never reports end of input for pipes and `/dev/null`.)
+/// When the consumer stops, the reader stops at its next line; a reader still blocked in `read`
+/// holds no task and ends with the process.
+package enum LineSource {
+  /// The longest line accepted, in bytes; longer lines are reported, not buffered forever.
+  package static let maxLineLength = 64 * 1024
+
+  /// Streams the lines of `fd`; the stream finishes at end of input or on a read error.
+  package static func lines(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
+    let (stream, continuation) = AsyncStream<RawLine>.makeStream(
+      bufferingPolicy: .bufferingOldest(4096))
+    let stopped = StopFlag()
+    continuation.onTermination = { @Sendable _ in stopped.stop() }
+    DispatchQueue(label: "loadctl.input").async {
+      var splitter = LineSplitter()
+      var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+      while !stopped.isStopped {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        let lines = count > 0 ? splitter.feed(chunk[0..<count]) : splitter.finish()
+        for line in lines { continuation.yield(line) }
+        if count <= 0 { break }
+      }
+      if closeWhenDone { close(fd) }
+      continuation.finish()
+    }
+    return stream
+  }
+
+  /// Streams fixed lines, as if they had been read (positional arguments).
+  package static func lines(_ texts: [String]) -> AsyncStream<RawLine> {
+    AsyncStream { continuation in
+      for (index, text) in texts.enumerated() {
+        continuation.yield(RawLine(number: index + 1, text: text, problem: nil))
+      }
+      continuation.finish()
+    }
+  }
+}
+
+/// Splits bytes into lines, numbering them and checking length and UTF-8.
+package struct LineSplitter: Sendable {
+  private var pending: [UInt8] = []
+  private var number = 0
+  private var overlong = false
+
+  package init() {}
+
+  /// Returns the complete lines in `bytes` (plus what was pending).
+  package mutating func feed(_ bytes: ArraySlice<UInt8>) -> [RawLine] {
+    var lines: [RawLine] = []
+    for byte in bytes {
+      if byte == UInt8(ascii: "\n") {
+        lines.append(take())
+      } else if pending.count < LineSource.maxLineLength {
+        pending.append(byte)
+      } else {
+        overlong = true
+      }
+    }
+    return lines
+  }
+
+  /// Returns the last line when input ended without a newline.
+  package mutating func finish() -> [RawLine] {
+    pending.isEmpty && !overlong ? [] : [take()]
+  }
+
+  private mutating func take() -> RawLine {
+    number += 1
+    defer {
+      pending.removeAll(keepingCapacity: true)
+      overlong = false
+    }
+    if overlong {
+      return RawLine(
+        number: number, text: nil,
+        problem: "line longer than \(LineSource.maxLineLength) bytes")
+    }
+    if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
+    guard let text = String(validating: pending, as: UTF8.self) else {
+      return RawLine(number: number, text: nil, problem: "not valid UTF-8")
+    }
+    return RawLine(number: number, text: text, problem: nil)
+  }
+}
+
+/// Tells the reader thread that nobody listens any more.
+final class StopFlag: Sendable {
+  private let flag = Mutex(false)
+  var isStopped: Bool { flag.withLock { $0 } }
+  func stop() { flag.withLock { $0 = true } }
+}

@@ -1,0 +1,67 @@
+import Core
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The entry point behind `main`: parse, then print help, version or completions, or run.
+package enum Loadctl {
+  /// Runs the command line and ends the process with its documented status.
+  package static func main(arguments: [String], environment: [String: String]) async -> Never {
+    let program = CommandTable.program
+    let result: ParseResult
+    do throws(UsageError) {
+      result = try parse(arguments, spec: program)
+    } catch {
+      fail(usage: error)
+    }
+    switch result {
+    case .version:
+      printOut("loadctl \(CommandTable.version)\n")
+      exit(0)
+    case .help(let command):
+      let width = HelpRenderer.width(columns: environment["COLUMNS"])
+      printOut(HelpRenderer(program: program, width: width).render(command: command) + "\n")
+      exit(0)
+    case .completions(let shell):
+      guard let script = completionScript(shell: shell, spec: program) else {
+        fail(
+          usage: .invalidValue(
+            "unknown shell '\(shell)' (use bash, zsh or fish)", command: "completions"))
+      }
+      printOut(script)
+      exit(0)
+    case .run(let invocation):
+      guard let run = CommandTable.runner(for: invocation.command) else {
+        fail(usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
+      }
+      await run(invocation, environment)
+    }
+  }
+
+  /// Prints a usage error and exits 64.
+  package static func fail(usage error: UsageError) -> Never {
+    printErr(error.render(program: CommandTable.program) + "\n")
+    exit(UsageError.exitCode)
+  }
+
+  /// Prints `Error: message` and exits 65 (bad input data).
+  package static func fail(badInput message: String) -> Never {
+    printErr("Error: \(message)\n")
+    exit(CommandRuntime.ExitStatus.badInput)
+  }
+
+  static func printOut(_ text: String) {
+    let writer = OutputWriter(fileDescriptor: 1)
+    writer.write(text)
+    writer.flush()
+  }
+
+  static func printErr(_ text: String) {
+    let writer = OutputWriter(fileDescriptor: 2)
+    writer.write(text)
+    writer.flush()
+  }
+}

@@ -1,0 +1,101 @@
+import Core
+import Synchronization
+
+/// The one place a flow's events become bytes: text lines or JSON Lines, in order, flushed.
+///
+/// Every event gets the next `seq` and the `elapsed_ms` of the run's clock, so the JSON contract
+/// (`seq`, `elapsed_ms`, `command`, `event`, then the event's fields) holds for every flow. Text
+/// mode prints `  1.002s  profile  <text>`; quiet mode keeps only results and problems.
+package final class EventOutput: Sendable {
+  /// How an event is shown in text mode.
+  package enum Kind: Sendable {
+    /// A step people watch (transitions, ticks); hidden by `--quiet`.
+    case progress
+    /// The final result; always shown.
+    case result
+    /// Something went wrong; always shown.
+    case problem
+  }
+
+  package let command: String
+  package let json: Bool
+  package let quiet: Bool
+  package let style: Style
+  private let writer: OutputWriter
+  private let elapsed: @Sendable () -> Duration
+  private let seq = Mutex(0)
+
+  package init(
+    command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
+    elapsed: @escaping @Sendable () -> Duration
+  ) {
+    self.command = command
+    self.json = json
+    self.quiet = quiet
+    self.style = style
+    self.writer = writer
+    self.elapsed = elapsed
+  }
+
+  /// The number of events written so far.
+  package var count: Int { seq.withLock { $0 } }
+
+  /// Writes one event.
+  /// - Parameters:
+  ///   - event: The JSON `event` name.
+  ///   - fields: The event's own fields, after the common ones.
+  ///   - kind: How text mode treats it.
+  ///   - text: The text-mode line after the time and command; `nil` prints nothing in text mode.
+  ///   - flush: Flush now (the default); hot loops pass `false` and flush per burst.
+  package func emit(
+    _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
+    text: @autoclosure () -> String?, flush: Bool = true
+  ) {
+    let now = elapsed()
+    if json {
+      let number = seq.withLock { value -> Int in
+        value += 1
+        return value
+      }
+      var line = "{\"seq\":\(number),\"elapsed_ms\":"
+      JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+      line += ",\"command\":"
+      JSONValue.writeString(command, to: &line)
+      line += ",\"event\":"
+      JSONValue.writeString(event, to: &line)
+      for (key, value) in fields {
+        line += ","
+        JSONValue.writeString(key, to: &line)
+        line += ":"
+        value.write(to: &line)
+      }
+      line += "}\n"
+      writer.write(line)
+    } else {
+      seq.withLock { $0 += 1 }
+      guard !(quiet && kind == .progress), let body = text() else { return }
+      let time = style.dim(EventOutput.formatElapsed(now))
+      writer.write("\(time)  \(style.cyan(command))  \(body)\n")
+    }
+    if flush { writer.flush() }
+  }
+
+  /// Flushes buffered events.
+  package func flush() { writer.flush() }
+
+  /// Milliseconds with microsecond precision, for `elapsed_ms`.
+  package static func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    return Double(micros) / 1000
+  }
+
+  /// `  1.002s`: seconds with milliseconds, right-aligned to 8 columns.
+  package static func formatElapsed(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let millis = attoseconds / 1_000_000_000_000_000
+    let fraction = String(millis)
+    let text = "\(seconds).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
+    return String(repeating: " ", count: max(0, 8 - text.count)) + text
+  }
+}

@@ -1,0 +1,85 @@
+import Core
+
+/// Prints a store's events — transitions, ignored actions, effect lifetimes — through ``EventOutput``.
+///
+/// JSON carries full `from`/`to` snapshots for every transition; text shows `from → to` (or what
+/// the flow's `transitionText` prefers, such as only the fields that changed). A renderer only
+/// observes: it never changes state or starts work.
+package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: Sendable {
+  /// Custom text for a transition; `nil` result falls back to `from → to`.
+  package typealias TransitionText = @Sendable (Action, State, State) -> String?
+
+  let output: EventOutput
+  let transitionText: TransitionText?
+  let effectText: @Sendable (EffectInfo, String) -> String?
+
+  /// - Parameters:
+  ///   - transitionText: Flow-specific text for a transition.
+  ///   - effectText: Text for an effect event (`started`, `finished`, `cancelled`, `failed`,
+  ///     `dropped`, `queued`); by default only cancellations, failures and drops are shown.
+  package init(
+    output: EventOutput, transitionText: TransitionText? = nil,
+    effectText: (@Sendable (EffectInfo, String) -> String?)? = nil
+  ) {
+    self.output = output
+    self.transitionText = transitionText
+    self.effectText = effectText ?? StoreRenderer.defaultEffectText
+  }
+
+  /// Prints one event.
+  package func render(_ event: StoreEvent<State, Action>) {
+    let style = output.style
+    switch event {
+    case .transition(let action, let from, let to, _):
+      let text = {
+        if let custom = transitionText?(action, from, to) { return custom }
+        let change =
+          from.snapshot == to.snapshot
+          ? "\(to.summary) (no change)" : "\(from.summary) → \(style.bold(to.summary))"
+        return "\(action.summary)  \(change)"
+      }
+      output.emit(
+        "transition",
+        [("action", .string(action.name))] + action.fields
+          + [("from", from.snapshot), ("to", to.snapshot)],
+        text: text())
+    case .ignored(let action, let reason, let state):
+      output.emit(
+        "ignored",
+        [("action", .string(action.name))] + action.fields
+          + [("reason", .string(reason)), ("state", state.snapshot)],
+        text: style.yellow("ignored: \(action.summary) (\(reason))"))
+    case .effectStarted(let info):
+      effect("effect_started", info, phase: "started")
+    case .effectQueued(let info):
+      effect("effect_queued", info, phase: "queued")
+    case .effectDropped(let info):
+      effect("effect_dropped", info, phase: "dropped")
+    case .effectFinished(let info, let outcome):
+      var extra: [(String, JSONValue)] = [("outcome", .string(outcome.name))]
+      if case .failed(let message) = outcome { extra.append(("message", .string(message))) }
+      effect("effect_finished", info, phase: outcome.name, extra: extra)
+    }
+  }
+
+  private func effect(
+    _ event: String, _ info: EffectInfo, phase: String, extra: [(String, JSONValue)] = []
+  ) {
+    var fields: [(String, JSONValue)] = [
+      ("effect", .string(info.label)), ("serial", .int(info.serial)),
+    ]
+    if let id = info.id { fields.append(("id", .string(id.name))) }
+    if let policy = info.policy { fields.append(("policy", .string(policy.rawValue))) }
+    output.emit(event, fields + extra, text: effectText(info, phase).map(output.style.dim))
+  }
+
+  private static func defaultEffectText(_ info: EffectInfo, _ phase: String) -> String? {
+    switch phase {
+    case "cancelled": "effect \(info.label) cancelled"
+    case "failed": "effect \(info.label) failed"
+    case "dropped": "effect \(info.label) dropped (\(info.policy?.rawValue ?? "drop") policy)"
+    case "queued": "effect \(info.label) queued (\(info.policy?.rawValue ?? "queue") policy)"
+    default: nil
+    }
+  }
+}

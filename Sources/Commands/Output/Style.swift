@@ -1,0 +1,31 @@
+/// Terminal colour for text output, decided once from the environment and the flags.
+///
+/// Escape codes belong to the command line, not to Core. Colour is on only when stdout is a
+/// terminal and neither `--no-color`, a non-empty `NO_COLOR`, nor `TERM=dumb` says otherwise, so a
+/// pipe never receives an escape code.
+package struct Style: Sendable {
+  /// Whether escape codes are written at all.
+  package let enabled: Bool
+
+  package init(enabled: Bool) { self.enabled = enabled }
+
+  /// Decides from a terminal check, the `--no-color` flag and the environment.
+  package static func detect(isTerminal: Bool, noColorFlag: Bool, environment: [String: String])
+    -> Style
+  {
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    let dumb = environment["TERM"] == "dumb"
+    return Style(enabled: isTerminal && !noColorFlag && !noColor && !dumb)
+  }
+
+  package func dim(_ text: String) -> String { wrap(text, "2") }
+  package func bold(_ text: String) -> String { wrap(text, "1") }
+  package func red(_ text: String) -> String { wrap(text, "31") }
+  package func green(_ text: String) -> String { wrap(text, "32") }
+  package func yellow(_ text: String) -> String { wrap(text, "33") }
+  package func cyan(_ text: String) -> String { wrap(text, "36") }
+
+  private func wrap(_ text: String, _ code: String) -> String {
+    enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+}

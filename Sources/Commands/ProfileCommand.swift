@@ -1,0 +1,104 @@
+import Core
+
+/// `loadctl profile`: load a profile into a `LoadState`, with retries, cancellation and input.
+package enum ProfileCommand {
+  package static let spec = CommandSpec(
+    name: "profile",
+    summary: "Load a profile: idle → loading → loaded | failed, with retry and cancel.",
+    discussion: """
+      Loads once on start, like SwiftUI's .task { await model.load() }, and ends when the state \
+      settles and the input (if any) has ended. A load while loading is ignored; cancelling \
+      returns to idle and is never shown as an error. Input lines: load, retry, cancel, quit, \
+      each optionally prefixed with +DURATION (wait after the previous line) or @DURATION.
+      """,
+    options: [
+      .value("latency", .duration, help: "Delay of the built-in demo API.", default: "1s"),
+      .value("fail", .string, valueName: "MESSAGE", help: "Make the demo API fail with MESSAGE."),
+      .value(
+        "file", .file, valueName: "PATH",
+        help: "Load a JSON object with a string \"name\" from PATH."),
+      .value("url", .url, help: "Load the profile JSON with an HTTP GET."),
+      .value("timeout", .duration, help: "Timeout of a --url request.", default: "10s"),
+      .value("retries", .nonNegativeInt, help: "Retry a failed load N times.", default: "0"),
+      .value(
+        "backoff", .duration, help: "Wait before the first retry; doubles each time.",
+        default: "500ms"),
+      .value(
+        "input", .file, help: "Read actions (load, retry, cancel, quit) from FILE, or - for stdin."),
+    ],
+    examples: [
+      "loadctl profile",
+      "loadctl profile --fail 'offline' --retries 2 --backoff 200ms",
+      "loadctl profile --json | jq -r 'select(.event == \"transition\") | .to.state'",
+      "printf 'load\\n+300ms cancel\\n+100ms load\\n' | loadctl profile --input -",
+    ])
+
+  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+    let source: ProfileSource
+    do {
+      source = try ProfileSource(invocation)
+    } catch let error as UsageError {
+      Loadctl.fail(usage: error)
+    } catch {
+      Loadctl.fail(badInput: "\(error)")
+    }
+    let input = invocation.string("input")
+    let inputFD = openInput(input)
+    let retries = invocation.int("retries") ?? 0
+    let backoff = invocation.duration("backoff") ?? .milliseconds(500)
+    let options: [(String, JSONValue)] =
+      source.options + [
+        ("retries", .int(retries)), ("backoff_ms", .double(EventOutput.milliseconds(backoff))),
+        ("input", input.map(JSONValue.string) ?? .null),
+      ]
+    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+      let flow = ProfileFlow(
+        fetch: source.fetcher(clock: context.clock), clock: context.clock, retries: retries,
+        backoff: backoff)
+      let lines = inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) }
+      return await runFlow(flow, lines: lines, context: context)
+    }
+  }
+
+  /// Opens `--input`, or exits 65 with one clear line.
+  static func openInput(_ path: String?) -> (Int32, Bool)? {
+    guard let path else { return nil }
+    do throws(InputFile.Failure) {
+      return try InputFile.open(path, option: "--input")
+    } catch {
+      Loadctl.fail(badInput: error.message)
+    }
+  }
+
+  /// Runs the flow: an initial `load`, then the input's actions, until everything settled.
+  package static func runFlow(
+    _ flow: ProfileFlow, lines: AsyncStream<RawLine>?, context: RunContext
+  ) async -> FlowEnd {
+    let renderer = StoreRenderer<ProfileState, ProfileAction>(
+      output: context.output,
+      transitionText: { action, from, to in
+        let arrow = "\(from.summary) → \(context.output.style.bold(to.summary))"
+        switch action {
+        case .cancel, .interrupt: return from == to ? nil : "\(arrow) (cancelled)"
+        case .retry, .autoRetry: return "\(arrow) (retry)"
+        case .quit: return "quit"
+        default: return from == to ? nil : arrow
+        }
+      },
+      effectText: { info, phase in
+        phase == "started" && info.label == "backoff" ? "waiting to retry" : nil
+      })
+    let store = Store(initialState: ProfileState(), reducer: flow.reduce)
+    let inputs = Prepended(
+      [.load], then: lines.map { context.input($0, parse: ProfileAction.parse) })
+    let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
+    let state = result.state
+    var fields: [(String, JSONValue)] = [("state", state.snapshot)]
+    if state.attempt > 0 { fields.append(("attempts", .int(state.attempt))) }
+    if case .failed = state.load {
+      return FlowEnd(
+        status: .failed, fields: fields, summary: context.output.style.red(state.summary))
+    }
+    return FlowEnd(status: .completed, fields: fields, summary: state.summary)
+  }
+}

@@ -1,0 +1,137 @@
+import Core
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs one subcommand's flow as the root of everything: output, signals, shutdown, exit status.
+///
+/// The flow runs in a task group beside a signal watcher. The first SIGINT/SIGTERM (or a closed
+/// stdout) cancels the flow, which makes its final transitions and returns; then `end` is written
+/// and flushed, and the process dies by the same signal, as shells expect. A second signal, or
+/// cleanup longer than the deadline, ends it at once (see ``Shutdown``).
+package enum CommandRuntime {
+  /// Exit statuses, as documented in README and `--help`.
+  package enum ExitStatus {
+    package static let completed: Int32 = 0
+    package static let failed: Int32 = 1
+    package static let usage: Int32 = 64
+    package static let badInput: Int32 = 65
+  }
+
+  /// Runs `body` and ends the process.
+  /// - Parameters:
+  ///   - invocation: The parsed command line (for `--json`, `--quiet`, `--no-color`).
+  ///   - options: The effective options, echoed in the `start` event.
+  ///   - body: The flow; it returns when it settles or after it was cancelled.
+  package static func run(
+    _ invocation: Invocation, options: [(String, JSONValue)],
+    environment: [String: String],
+    body: @escaping @Sendable (RunContext) async -> FlowEnd
+  ) async -> Never {
+    OutputWriter.ignoreBrokenPipeSignal()
+    let link = ShutdownLink()
+    let stdout = OutputWriter(fileDescriptor: 1) { link.request(.brokenPipe) }
+    let stderr = OutputWriter(fileDescriptor: 2)
+    let json = invocation.json
+    let style = Style.detect(
+      isTerminal: isatty(1) == 1, noColorFlag: invocation.noColor, environment: environment)
+    let shutdown = Shutdown(
+      deadline: .seconds(2), flush: { stdout.flush() },
+      notice: { reason in
+        guard !json, case .signal(let signal) = reason else { return }
+        let name = signal == .interrupt ? "interrupted" : "terminated"
+        stderr.write("\(name) — cancelling (Ctrl-C again to force)\n")
+        stderr.flush()
+      })
+    link.attach(shutdown)
+
+    let clock = ContinuousClock()
+    let start = clock.now
+    let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+    let output = EventOutput(
+      command: invocation.command, json: json, quiet: invocation.quiet, style: style,
+      writer: stdout, elapsed: elapsed)
+    let context = RunContext(output: output, clock: clock, elapsed: elapsed, errors: stderr)
+
+    output.emit(
+      "start",
+      [("schema_version", 1), ("options", .object(options))],
+      text: nil)
+    let end = await runRoot(context: context, shutdown: shutdown, body: body)
+    finish(end, context: context, shutdown: shutdown.reason)
+  }
+
+  private static func runRoot(
+    context: RunContext, shutdown: Shutdown, body: @escaping @Sendable (RunContext) async -> FlowEnd
+  ) async -> FlowEnd {
+    await withTaskGroup(of: FlowEnd?.self) { outer in
+      outer.addTask {
+        for await signal in UnixSignals([.interrupt, .terminate]) {
+          shutdown.request(.signal(signal))
+        }
+        return nil
+      }
+      let end = await withTaskGroup(of: FlowEnd?.self) { inner in
+        inner.addTask { await body(context) }
+        inner.addTask {
+          _ = await shutdown.wait()
+          return nil
+        }
+        var end: FlowEnd?
+        for await value in inner {
+          if let value { end = value }
+          inner.cancelAll()
+        }
+        return end
+      }
+      outer.cancelAll()
+      return end ?? FlowEnd(status: .completed)
+    }
+  }
+
+  private static func finish(_ end: FlowEnd, context: RunContext, shutdown: ShutdownReason?)
+    -> Never
+  {
+    let output = context.output
+    if shutdown == .brokenPipe {
+      _ = signal(SIGPIPE, SIG_DFL)
+      raise(SIGPIPE)
+      _exit(141)
+    }
+    let code: Int32
+    let reason: String
+    if case .signal(let signal) = shutdown {
+      code = signal.shellStatus
+      reason = shutdown?.endReason ?? "interrupted"
+    } else if context.rejectedCount > 0 {
+      code = ExitStatus.badInput
+      reason = end.status == .failed ? "failed" : "completed"
+    } else {
+      code = end.status == .failed ? ExitStatus.failed : ExitStatus.completed
+      reason = end.status == .failed ? "failed" : "completed"
+    }
+    var fields: [(String, JSONValue)] = [
+      ("reason", .string(reason)), ("exit_code", .int(Int(code))),
+    ]
+    if context.rejectedCount > 0 { fields.append(("rejected_lines", .int(context.rejectedCount))) }
+    fields += end.fields
+    let text = end.summary.map { summary in
+      reason == "completed" ? summary : "\(summary)  (\(reason))"
+    }
+    output.emit("end", fields, kind: .result, text: text)
+    output.flush()
+    if case .signal(let signal) = shutdown { UnixSignals.die(by: signal) }
+    exit(code)
+  }
+}
+
+/// Lets the stdout writer, created before ``Shutdown``, report a broken pipe to it.
+final class ShutdownLink: Sendable {
+  private let target = Mutex<Shutdown?>(nil)
+  func attach(_ shutdown: Shutdown) { target.withLock { $0 = shutdown } }
+  func request(_ reason: ShutdownReason) { target.withLock { $0 }?.request(reason) }
+}

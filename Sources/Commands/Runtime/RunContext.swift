@@ -1,0 +1,83 @@
+import Core
+import Synchronization
+
+/// What a subcommand's flow gets from the runtime: where to print, which clock, how to read input.
+package struct RunContext: Sendable {
+  /// The event stream (text or JSON Lines) on stdout.
+  package let output: EventOutput
+  /// The clock every wait of the flow uses.
+  package let clock: any Clock<Duration>
+  /// Time since the run started on `clock`.
+  package let elapsed: @Sendable () -> Duration
+  /// Problems for people, on stderr.
+  package let errors: OutputWriter
+  private let rejected: RejectCounter
+
+  package init(
+    output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
+    errors: OutputWriter
+  ) {
+    self.output = output
+    self.clock = clock
+    self.elapsed = elapsed
+    self.errors = errors
+    self.rejected = RejectCounter()
+  }
+
+  /// How many input lines were rejected; any makes the run end with status 65.
+  package var rejectedCount: Int { rejected.count }
+
+  /// Reports a bad input line on stderr and as an `input_rejected` event, and counts it.
+  package func reject(_ error: InputError) {
+    rejected.increment()
+    output.emit(
+      "input_rejected", [("line", .int(error.line)), ("message", .string(error.message))],
+      kind: .problem, text: nil)
+    errors.write("Error: input \(error.description)\n")
+    errors.flush()
+  }
+
+  /// Prints one `Error:` line on stderr.
+  package func error(_ message: String) {
+    errors.write("Error: \(message)\n")
+    errors.flush()
+  }
+
+  /// The actions of `lines`, each parsed with `parse` and released on time.
+  package func input<Action: Sendable>(
+    _ lines: AsyncStream<RawLine>, parse: @escaping @Sendable (String) -> Result<Action, InputError>
+  ) -> ScriptedInput<Action> {
+    ScriptedInput(
+      lines: lines, clock: clock, elapsed: elapsed, parse: parse, reject: { self.reject($0) })
+  }
+}
+
+/// Counts rejected input lines across tasks.
+final class RejectCounter: Sendable {
+  private let value = Mutex(0)
+  var count: Int { value.withLock { $0 } }
+  func increment() { value.withLock { $0 += 1 } }
+}
+
+/// How a flow ended on its own, and what to say about it in the `end` event.
+package struct FlowEnd: Sendable {
+  /// Whether the flow reached the result it was run for.
+  package enum Status: Sendable {
+    /// Exit status 0.
+    case completed
+    /// The flow settled in a failed state: exit status 1.
+    case failed
+  }
+
+  package var status: Status
+  /// Fields added to the `end` event (e.g. the final state).
+  package var fields: [(String, JSONValue)]
+  /// The text-mode result line, shown even with `--quiet`.
+  package var summary: String?
+
+  package init(status: Status, fields: [(String, JSONValue)] = [], summary: String? = nil) {
+    self.status = status
+    self.fields = fields
+    self.summary = summary
+  }
+}

@@ -1,0 +1,92 @@
+import Core
+import Dispatch
+import Synchronization
+
+/// Collects stop requests (signals, a closed stdout) and turns the first into a cancellation.
+///
+/// The first request wakes ``wait()``, whose caller cancels the root task; flows then make their
+/// final transitions. A second request, or cleanup running past the deadline, ends the process at
+/// once by the same signal, after flushing what was written: a stuck cleanup can never keep a
+/// Ctrl-C from working.
+package final class Shutdown: Sendable {
+  private struct State {
+    var first: ShutdownReason?
+    var waiter: CheckedContinuation<ShutdownReason?, Never>?
+    var closed = false
+  }
+
+  private let state = Mutex(State())
+  private let deadline: Duration
+  private let flush: @Sendable () -> Void
+  private let notice: @Sendable (ShutdownReason) -> Void
+
+  /// - Parameters:
+  ///   - deadline: How long cleanup may take after the first request.
+  ///   - flush: Writes what is buffered before a forced exit.
+  ///   - notice: Tells the person what is happening (called once, on the first signal).
+  package init(
+    deadline: Duration, flush: @escaping @Sendable () -> Void,
+    notice: @escaping @Sendable (ShutdownReason) -> Void
+  ) {
+    self.deadline = deadline
+    self.flush = flush
+    self.notice = notice
+  }
+
+  /// The first request, if any.
+  package var reason: ShutdownReason? { state.withLock { $0.first } }
+
+  /// Records a stop request; safe from any thread.
+  package func request(_ reason: ShutdownReason) {
+    let (isFirst, waiter) = state.withLock {
+      state -> (Bool, CheckedContinuation<ShutdownReason?, Never>?) in
+      guard state.first == nil else { return (false, nil) }
+      state.first = reason
+      defer { state.waiter = nil }
+      return (true, state.waiter)
+    }
+    guard isFirst else {
+      if case .signal(let signal) = reason { force(signal) }
+      return
+    }
+    notice(reason)
+    waiter?.resume(returning: reason)
+    if case .signal(let signal) = reason { armDeadline(signal) }
+  }
+
+  /// Waits for the first request; returns `nil` if the waiting task is cancelled first.
+  package func wait() async -> ShutdownReason? {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<ShutdownReason?, Never>) in
+        let ready: ShutdownReason?? = state.withLock { state in
+          if let first = state.first { return .some(first) }
+          if state.closed { return .some(nil) }
+          state.waiter = continuation
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        state.closed = true
+        defer { state.waiter = nil }
+        return state.waiter
+      }
+      waiter?.resume(returning: nil)
+    }
+  }
+
+  private func armDeadline(_ signal: UnixSignal) {
+    let nanos =
+      Int(deadline.components.seconds) * 1_000_000_000
+      + Int(deadline.components.attoseconds / 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [self] in
+      force(signal)
+    }
+  }
+
+  private func force(_ signal: UnixSignal) -> Never {
+    flush()
+    UnixSignals.die(by: signal)
+  }
+}

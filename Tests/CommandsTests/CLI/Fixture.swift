@@ -1,0 +1,58 @@
+@testable import Commands
+
+/// A small command table that exercises every kind of option, argument and value.
+///
+/// The tests use it instead of loadctl's real table, which other people change, so that a
+/// new subcommand does not break the parser's tests.
+enum CLIFixture {
+  static let program = ProgramSpec(
+    name: "loadctl",
+    version: "1.2.3",
+    overview: "Drive load against a service and watch how it copes, one subcommand per "
+      + "experiment.",
+    globalOptions: ProgramSpec.standardGlobals + [
+      .value("config", short: "c", .file, help: "Read default settings from this file.")
+    ],
+    commands: [run, tick],
+    exitStatuses: [
+      .init("0", "Success."),
+      .init("1", "The experiment ran and failed its checks."),
+      .init("64", "The command line was wrong."),
+    ])
+
+  static let run = CommandSpec(
+    name: "run",
+    summary: "Send requests at a fixed rate and report what happened.",
+    discussion: "Requests that arrive while the service is busy are handled by the policy.",
+    options: [
+      .value("rate", short: "r", .positiveInt, help: "Requests per second.", default: "10"),
+      .value(
+        "latency", short: "l", .duration, help: "Simulated latency of each request.",
+        default: "300ms"),
+      .value(
+        "policy", .choice(["drop", "latest", "queue", "parallel"]), valueName: "POLICY",
+        help: "What to do with a request that arrives while another is running.",
+        default: "drop"),
+      .value("count", .nonNegativeInt, help: "Stop after this many requests."),
+      .value("offset", .int, help: "Shift every timestamp by this many milliseconds."),
+      .value(
+        "min", .double, help: "The lowest value to accept [inclusive]; it's \\ \"checked\" first."),
+      .value("header", short: "H", .string, help: "An extra request header.", repeatable: true),
+      .flag("dry-run", short: "n", help: "Print the plan without sending anything."),
+    ],
+    positionals: [PositionalSpec(name: "url", help: "The service to load.", kind: .url)],
+    examples: ["loadctl run --rate 100 --latency 50ms http://localhost:8080"])
+
+  static let tick = CommandSpec(
+    name: "tick",
+    summary: "Replay recorded ticks from a file.",
+    options: [
+      .value("input", short: "i", .file, help: "The recording, or - for standard input."),
+      .value("speed", .double, help: "Playback speed.", default: "1"),
+    ],
+    positionals: [
+      PositionalSpec(
+        name: "labels", help: "Only replay ticks with these labels.", isRepeating: true,
+        isOptional: true)
+    ])
+}

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import Commands
+
+@Suite struct HelpRendererTests {
+  let wide = HelpRenderer(program: CLIFixture.program, width: 80)
+
+  @Test func topLevelHelp() {
+    SnapshotAssertion.check(
+      wide.render(command: nil), matches: Snapshots.topLevelHelp, named: "topLevelHelp")
+  }
+
+  @Test func commandHelp() {
+    SnapshotAssertion.check(
+      wide.render(command: "run"), matches: Snapshots.runHelp, named: "runHelp")
+  }
+
+  @Test func builtInCommandHelp() {
+    SnapshotAssertion.check(
+      wide.render(command: "completions"), matches: Snapshots.completionsHelp,
+      named: "completionsHelp")
+  }
+
+  @Test func narrowHelpWrapsWithAHangingIndent() {
+    let narrow = HelpRenderer(program: CLIFixture.program, width: 40).render(command: "run")
+    SnapshotAssertion.check(narrow, matches: Snapshots.runHelpNarrow, named: "runHelpNarrow")
+    // Only the example is wider: command lines are never wrapped, so they stay copyable.
+    for line in narrow.split(separator: "\n") where !line.hasPrefix("  loadctl ") {
+      #expect(line.count <= 40, "\(line)")
+    }
+  }
+
+  @Test func unknownCommandsGetTheTopLevelHelp() {
+    #expect(wide.render(command: "nope") == wide.render(command: nil))
+  }
+
+  @Test func wrapKeepsLineBreaksAndIndentsContinuations() {
+    let lines = TextWrapper.wrap(
+      "one two three four five\nsix", width: 12, prefix: "> ", indent: 2)
+    #expect(lines == ["> one two", "  three four", "  five", "  six"])
+  }
+
+  @Test func aWordLongerThanTheWidthGetsItsOwnLine() {
+    let lines = TextWrapper.wrap("a extraordinarily b", width: 8)
+    #expect(lines == ["a", "extraordinarily", "b"])
+  }
+
+  @Test func aLongLabelPutsItsDescriptionOnTheNextLine() {
+    let lines = TextWrapper.row(
+      label: "--a-very-long-option-name VALUE", text: "Does a thing.", width: 80)
+    #expect(
+      lines == [
+        "  --a-very-long-option-name VALUE",
+        String(repeating: " ", count: 26) + "Does a thing.",
+      ])
+  }
+
+  @Test(
+    arguments: [("100", 100), (nil, 80), ("abc", 80), ("0", 80), ("40", 40)] as [(String?, Int)])
+  func widthComesFromColumns(columns: String?, expected: Int) {
+    #expect(HelpRenderer.width(columns: columns) == expected)
+  }
+}

@@ -1,0 +1,137 @@
+import Testing
+
+@testable import Commands
+
+@Suite struct ParserErrorTests {
+  /// The first line a user sees for each bad command line.
+  @Test(arguments: [
+    (["rn"], "unknown subcommand 'rn'. Did you mean 'run'?"),
+    (["ru"], "unknown subcommand 'ru'. Did you mean 'run'?"),
+    (["bogus"], "unknown subcommand 'bogus'"),
+    (["bogus", "--help"], "unknown subcommand 'bogus'"),
+    (["-5"], "unknown subcommand '-5'"),
+    (["--json"], "missing subcommand (one of: run, tick, help, completions)"),
+    (
+      ["run", "--latncy", "1s", "http://h"], "unknown option '--latncy'. Did you mean '--latency'?"
+    ),
+    (["run", "--lat", "1s", "http://h"], "unknown option '--lat'. Did you mean '--latency'?"),
+    (["run", "--hlep"], "unknown option '--hlep'. Did you mean '--help'?"),
+    (["run", "--bogus", "http://h"], "unknown option '--bogus'"),
+    (["run", "-x", "http://h"], "unknown option '-x'"),
+    (
+      ["run", "-latency", "1s", "http://h"], "unknown option '-latency'. Did you mean '--latency'?"
+    ),
+    (["tick", "--rate", "5"], "unknown option '--rate'"),
+    (["--policy", "drop", "run", "http://h"], "option '--policy' must come after its subcommand"),
+    (["-r", "5", "run", "http://h"], "option '-r' must come after its subcommand"),
+    (["run", "--latency"], "missing value for '--latency'"),
+    (["run", "--latency", "--json", "http://h"], "missing value for '--latency'"),
+    (["run", "--latency", "--", "http://h"], "missing value for '--latency'"),
+    (["run", "-l"], "missing value for '--latency'"),
+    (["run", "-nr"], "missing value for '--rate'"),
+    (["tick", "--speed", "-inf"], "missing value for '--speed'"),
+    (["run", "--json=yes", "http://h"], "option '--json' does not take a value"),
+    (["run", "--dry-run=", "http://h"], "option '--dry-run' does not take a value"),
+    (["run", "--help=yes"], "option '--help' does not take a value"),
+    (
+      ["run", "--latency", "3x", "http://h"],
+      "invalid duration '3x' for '--latency' (use a number with a unit: 250us, 300ms, 1.5s, 2m, 1h)"
+    ),
+    (
+      ["run", "--latency=5", "http://h"],
+      "invalid duration '5' for '--latency' (use a number with a unit: 250us, 300ms, 1.5s, 2m, 1h)"
+    ),
+    (["run", "--rate", "0", "http://h"], "invalid value '0' for '--rate' (must be 1 or more)"),
+    (["run", "--rate", "fast", "http://h"], "invalid integer 'fast' for '--rate'"),
+    (["run", "--count=-1", "http://h"], "invalid value '-1' for '--count' (must be 0 or more)"),
+    (["run", "--offset", "1.5", "http://h"], "invalid integer '1.5' for '--offset'"),
+    (["run", "--min", "abc", "http://h"], "invalid number 'abc' for '--min'"),
+    (["run", "--min", "inf", "http://h"], "invalid number 'inf' for '--min'"),
+    (["run", "--min=nan", "http://h"], "invalid number 'nan' for '--min'"),
+    (
+      ["run", "--policy", "fifo", "http://h"],
+      "invalid value 'fifo' for '--policy' (choose from drop, latest, queue, parallel)"
+    ),
+    (
+      ["run", "localhost:8080"],
+      "invalid URL 'localhost:8080' for '<url>' (use scheme://host, such as http://localhost:8080)"
+    ),
+    (
+      ["run", "http://"],
+      "invalid URL 'http://' for '<url>' (use scheme://host, such as http://localhost:8080)"
+    ),
+    (
+      ["run", "http://h:99999"],
+      "invalid URL 'http://h:99999' for '<url>' (use scheme://host, such as http://localhost:8080)"
+    ),
+    (["run"], "missing argument '<url>'"),
+    (["run", "http://a", "http://b"], "unexpected argument 'http://b'"),
+    (
+      ["tick", "--input="],
+      "empty path for '--input' (use a file path, or - for standard input)"
+    ),
+    (["completions"], "missing argument '<shell>'"),
+    (
+      ["completions", "tcsh"],
+      "invalid value 'tcsh' for '<shell>' (choose from bash, zsh, fish)"
+    ),
+    (["help", "rn"], "unknown subcommand 'rn'. Did you mean 'run'?"),
+    (["help", "run", "tick"], "unexpected argument 'tick'"),
+    (["run", "--bogus", "--rate", "0", "http://h"], "unknown option '--bogus'"),
+    (["run", "--rate", "5", "--rate", "x", "http://h"], "invalid integer 'x' for '--rate'"),
+  ])
+  func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
+    #expect(throws: UsageError.self) { try parseWithFixture(arguments) }
+    do {
+      _ = try parse(arguments, spec: CLIFixture.program)
+    } catch {
+      let firstLine = error.render(program: CLIFixture.program).split(separator: "\n").first
+      #expect(firstLine.map(String.init) == "Error: \(message)")
+      #expect(error.exitCode == 64)
+    }
+  }
+
+  @Test func anErrorInASubcommandPointsAtItsHelp() {
+    let error = #expect(throws: UsageError.self) {
+      try parseWithFixture(["run", "--latency"])
+    }
+    #expect(error?.command == "run")
+    #expect(
+      error?.render(program: CLIFixture.program) == """
+        Error: missing value for '--latency'
+        Usage: loadctl run [options] <url>
+        See 'loadctl run --help' for more information.
+        """)
+  }
+
+  @Test func anErrorBeforeASubcommandPointsAtTheTopLevelHelp() {
+    let error = #expect(throws: UsageError.self) { try parseWithFixture(["rn"]) }
+    #expect(error?.command == nil)
+    #expect(
+      error?.render(program: CLIFixture.program) == """
+        Error: unknown subcommand 'rn'. Did you mean 'run'?
+        Usage: loadctl <subcommand> [options]
+        See 'loadctl --help' for more information.
+        """)
+  }
+
+  @Test func usageErrorsExitWithStatus64() {
+    #expect(UsageError.exitCode == 64)
+  }
+
+  @Test(
+    arguments: [
+      ("--latncy", "--latency"), ("--lat", "--latency"), ("--polcy", "--policy"),
+      ("--xyz", nil), ("--r", "--rate"),
+    ] as [(String, String?)])
+  func suggestionsPreferAUniquePrefixThenTheNearestName(typed: String, expected: String?) {
+    let candidates = CLIFixture.run.options.map(\.longForm)
+    #expect(suggestion(for: typed, among: candidates) == expected)
+  }
+
+  @Test func editDistanceCountsSingleCharacterEdits() {
+    #expect(editDistance("kitten", "sitting") == 3)
+    #expect(editDistance("", "abc") == 3)
+    #expect(editDistance("same", "same") == 0)
+  }
+}

@@ -1,0 +1,76 @@
+import Core
+import Testing
+
+@Suite struct JSONValueTests {
+  static let strings: [(String, String)] = [
+    ("plain", #""plain""#),
+    ("say \"hi\"", #""say \"hi\"""#),
+    (#"C:\temp"#, #""C:\\temp""#),
+    ("line\nnext", #""line\nnext""#),
+    ("cr\rtab\t", #""cr\rtab\t""#),
+    ("\u{0}\u{1}\u{8}\u{C}\u{1F}", #""\u0000\u0001\u0008\u000c\u001f""#),
+    ("\u{7F}", "\"\u{7F}\""),
+    ("café → 日本 🚀", #""café → 日本 🚀""#),
+    ("e\u{301}", "\"e\u{301}\""),
+    ("", #""""#),
+  ]
+
+  @Test(arguments: strings)
+  func stringsAreEscapedAsRFC8259Requires(input: String, expected: String) {
+    #expect(JSONValue.string(input).serialized == expected)
+  }
+
+  static let numbers: [(JSONValue, String)] = [
+    (.int(0), "0"),
+    (.int(-42), "-42"),
+    (.int(Int.max), "9223372036854775807"),
+    (.double(3), "3"),
+    (.double(-0.0), "0"),
+    (.double(101.27), "101.27"),
+    (.double(0.1), "0.1"),
+    (.double(-2.5), "-2.5"),
+    (.double(1_002.5), "1002.5"),
+    (.double(123_456_789_012_345), "123456789012345"),
+    (.double(1e16), "1e+16"),
+    (.double(1e-7), "1e-07"),
+    (.double(.nan), "null"),
+    (.double(.infinity), "null"),
+    (.double(-.infinity), "null"),
+  ]
+
+  @Test(arguments: numbers)
+  func numbersUseTheirShortestForm(value: JSONValue, expected: String) {
+    #expect(value.serialized == expected)
+  }
+
+  /// Integral doubles up to 2^53 are exact integers and must print without a `.0`.
+  @Test(arguments: [(1e15, "1000000000000000"), (9_007_199_254_740_992, "9007199254740992")])
+  func largeIntegralDoublesHaveNoFraction(value: Double, expected: String) {
+    #expect(JSONValue.double(value).serialized == expected)
+  }
+
+  @Test func objectsKeepTheirKeyOrder() {
+    let value: JSONValue = .object([
+      ("seq", 1), ("elapsed_ms", 2.5), ("event", "loaded"), ("a", .null),
+      ("nested", .object([("z", true), ("y", false)])), ("list", .array([1, "two", .array([])])),
+    ])
+    #expect(
+      value.serialized
+        == #"{"seq":1,"elapsed_ms":2.5,"event":"loaded","a":null,"#
+        + #""nested":{"z":true,"y":false},"list":[1,"two",[]]}"#)
+    #expect(value["event"] == "loaded")
+    #expect(value["missing"] == nil)
+    #expect(JSONValue.string("x")["x"] == nil)
+  }
+
+  @Test func keysAreEscapedLikeStrings() {
+    let value: JSONValue = .object([("a\"b\n", .object([]))])
+    #expect(value.serialized == #"{"a\"b\n":{}}"#)
+  }
+
+  @Test func writeAppendsToExistingText() {
+    var out = "data: "
+    JSONValue.array([.bool(true), .null]).write(to: &out)
+    #expect(out == "data: [true,null]")
+  }
+}
