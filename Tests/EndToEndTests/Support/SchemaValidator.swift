@@ -51,6 +51,11 @@ enum SchemaValidator {
     repositoryRoot().appendingPathComponent("docs/events.schema.json")
   }
 
+  /// The schema of one subcommand's events, `docs/schema/<command>.schema.json`.
+  static func schema(for command: String) -> URL {
+    repositoryRoot().appendingPathComponent("docs/schema/\(command).schema.json")
+  }
+
   /// The validation script.
   static var script: URL {
     repositoryRoot().appendingPathComponent("scripts/validate_events.py")

@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+
+/// `loadctl profile` as users run it: a real process, real pipes, real signals.
+@Suite struct ProfileEndToEndTests {
+  private static let schema = SchemaValidator.schema(for: "profile")
+
+  @Test func demoLoadPrintsTransitionsAsText() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--latency", "50ms"], unsetting: ["COLUMNS"])
+    #expect(outcome.termination == .exited(0))
+    #expect(outcome.stdout.count == 3)
+    #expect(outcome.stdout.first?.hasSuffix("profile  idle → loading") == true)
+    #expect(outcome.stdout.dropFirst().first?.hasSuffix("loading → loaded(name: Taylor)") == true)
+    #expect(!outcome.stdout.joined().contains("\u{1B}["), "piped output must have no escape codes")
+    #expect(outcome.stderr.isEmpty)
+  }
+
+  @Test func demoLoadAsJSONLines() async throws {
+    let outcome = try await LoadctlProcess.run(["profile", "--json", "--latency", "50ms"])
+    #expect(outcome.termination == .exited(0))
+    let events = try JSONLines.parse(outcome.stdout)
+    #expect(JSONLines.envelopeProblems(events, command: "profile") == [])
+    let transitions = events.filter { $0.event == "transition" }
+    #expect(transitions.map { $0.value(at: "to.state") as? String } == ["loading", "loaded"])
+    #expect(transitions.last?.value(at: "to.profile.name") as? String == "Taylor")
+    #expect(events.last?.string("reason") == "completed")
+    #expect(events.last?.integer("exit_code") == 0)
+    if SchemaValidator.isAvailable {
+      #expect(try await SchemaValidator.failures(of: outcome.stdout, schema: Self.schema) == [])
+    }
+  }
+
+  @Test func failureWithRetriesEndsFailedWithStatusOne() async throws {
+    let outcome = try await LoadctlProcess.run([
+      "profile", "--json", "--latency", "10ms", "--fail", "offline", "--retries", "2",
+      "--backoff", "10ms",
+    ])
+    #expect(outcome.termination == .exited(1))
+    let events = try JSONLines.parse(outcome.stdout)
+    let states = events.filter { $0.event == "transition" }.compactMap {
+      $0.value(at: "to.state") as? String
+    }
+    #expect(states == ["loading", "failed", "loading", "failed", "loading", "failed"])
+    #expect(events.last?.string("reason") == "failed")
+    #expect(events.last?.value(at: "state.message") as? String == "offline")
+    if SchemaValidator.isAvailable {
+      #expect(try await SchemaValidator.failures(of: outcome.stdout, schema: Self.schema) == [])
+    }
+  }
+
+  @Test func interruptWhileLoadingReturnsToIdleAndDiesBySIGINT() async throws {
+    let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "30s"])
+    try await loadctl.waitForLine(where: JSONEvent.matching(["to.state": "loading"]))
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+    let events = try JSONLines.parse(loadctl.stdoutLines)
+    #expect(JSONLines.envelopeProblems(events, command: "profile") == [])
+    let last = events.filter { $0.event == "transition" }.last
+    #expect(last?.value(at: "from.state") as? String == "loading")
+    #expect(last?.value(at: "to.state") as? String == "idle")
+    #expect(events.last?.string("reason") == "interrupted")
+    #expect(events.last?.integer("exit_code") == 130)
+    #expect(loadctl.stderrText.isEmpty)
+    #expect(loadctl.leftoverProcesses() == [])
+  }
+
+  @Test func terminateInTextModeSaysSoOnStderr() async throws {
+    let loadctl = try LoadctlProcess.start(["profile", "--latency", "30s"])
+    try await loadctl.waitForLine(containing: "idle → loading")
+    loadctl.send(signal: SIGTERM)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGTERM))
+    #expect(loadctl.stdoutLines.contains { $0.hasSuffix("loading → idle (cancelled)") })
+    #expect(loadctl.stderrText == "terminated — cancelling (Ctrl-C again to force)\n")
+  }
+
+  @Test func closedPipeEndsQuietly() async throws {
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/bash",
+      arguments: [
+        "-c", "\"$0\" profile --json --latency 200ms | head -n 1; echo \"${PIPESTATUS[0]}\" >&2",
+        try BinaryLocator.locate(),
+      ])
+    #expect(outcome.stdout.count == 1)
+    #expect(outcome.stdout.first?.contains("\"event\":\"start\"") == true)
+    #expect(outcome.stderr == "141\n", "only the pipe status; loadctl itself prints nothing")
+  }
+
+  @Test func timedInputIgnoresDoubleLoadAndRejectsBadLines() async throws {
+    let script = "# a comment\nload\n+150ms cancel\nbogus\n+50ms load\n"
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--latency", "100ms", "--input", "-"], stdin: .text(script))
+    #expect(outcome.termination == .exited(65))
+    let events = try JSONLines.parse(outcome.stdout)
+    let ignored = events.filter { $0.event == "ignored" }
+    #expect(ignored.map { $0.string("reason") } == ["already loading", "not loading"])
+    #expect(events.contains { $0.event == "input_rejected" && $0.integer("line") == 4 })
+    let states = events.filter { $0.event == "transition" }.compactMap {
+      $0.value(at: "to.state") as? String
+    }
+    #expect(states == ["loading", "loaded", "loading", "loaded"], "lines after the bad one apply")
+    #expect(
+      outcome.stderr
+        == "Error: input line 4: unknown action 'bogus' (expected load, retry, cancel or quit)\n")
+    if SchemaValidator.isAvailable {
+      #expect(try await SchemaValidator.failures(of: outcome.stdout, schema: Self.schema) == [])
+    }
+  }
+
+  @Test func profileFromFileKeepsItsFields() async throws {
+    let file = try TemporaryFile(#"{"name":"Ana","city":"Porto","age":41}"#)
+    let outcome = try await LoadctlProcess.run(["profile", "--file", file.path])
+    #expect(outcome.termination == .exited(0))
+    #expect(outcome.stdout.contains { $0.hasSuffix("loading → loaded(name: Ana, city: Porto, age: 41)") })
+  }
+
+  @Test(arguments: [
+    (#"{"nam":"x"}"#, "has no string \"name\" field"),
+    ("[1,2]", "must be an object"),
+    ("{", "is not valid JSON"),
+  ])
+  func badProfileFileIsBadInput(contents: String, message: String) async throws {
+    let file = try TemporaryFile(contents)
+    let outcome = try await LoadctlProcess.run(["profile", "--file", file.path])
+    #expect(outcome.termination == .exited(65))
+    #expect(outcome.stdout.isEmpty)
+    #expect(outcome.stderr.hasPrefix("Error: "))
+    #expect(outcome.stderr.contains(message))
+    #expect(outcome.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func missingProfileFileIsBadInput() async throws {
+    let outcome = try await LoadctlProcess.run(["profile", "--file", "/nonexistent/p.json"])
+    #expect(outcome.termination == .exited(65))
+    #expect(
+      outcome.stderr
+        == "Error: cannot open '/nonexistent/p.json' for --file: No such file or directory\n")
+  }
+
+  @Test func urlLoadsFromALocalServer() async throws {
+    try await TestHTTPServer.withServer { server in
+      let outcome = try await LoadctlProcess.run([
+        "profile", "--json", "--url", server.urlString("/profile"),
+      ])
+      #expect(outcome.termination == .exited(0))
+      let events = try JSONLines.parse(outcome.stdout)
+      #expect(events.last?.value(at: "state.profile.city") as? String == "Lisbon")
+    }
+  }
+
+  @Test func urlNon2xxIsAFailureNamingTheStatus() async throws {
+    try await TestHTTPServer.withServer { server in
+      let outcome = try await LoadctlProcess.run([
+        "profile", "--json", "--url", server.urlString("/status/404"),
+      ])
+      #expect(outcome.termination == .exited(1))
+      let events = try JSONLines.parse(outcome.stdout)
+      let message = events.last?.value(at: "state.message") as? String
+      #expect(message?.hasPrefix("HTTP 404") == true)
+    }
+  }
+
+  @Test func interruptingASlowRequestClosesItsConnection() async throws {
+    try await TestHTTPServer.withServer { server in
+      let loadctl = try LoadctlProcess.start([
+        "profile", "--json", "--url", server.urlString("/slow"), "--timeout", "60s",
+      ])
+      try await loadctl.waitForLine(where: JSONEvent.matching(["event": "effect_started"]))
+      try await server.waitForLog(event: "request", path: "/slow")
+      loadctl.send(signal: SIGINT)
+      #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+      try await server.waitForLog(event: "dropped", path: "/slow")
+      let events = try JSONLines.parse(loadctl.stdoutLines)
+      #expect(events.contains { $0.event == "effect_finished" && $0.string("outcome") == "cancelled" })
+      #expect(!events.contains { $0.value(at: "to.state") as? String == "failed" })
+    }
+  }
+
+  @Test(arguments: [
+    (["profile", "--latncy", "1s"], "Error: unknown option '--latncy'. Did you mean '--latency'?"),
+    (["profile", "--latency", "3x"], "Error: invalid duration '3x' for '--latency'"),
+    (["profle"], "Error: unknown subcommand 'profle'"),
+    (["profile", "--url", "ftp://example.com/p"], "Error: unsupported URL scheme 'ftp'"),
+    (["profile", "--file", "a", "--url", "http://x/"], "Error: '--file' and '--url' cannot"),
+    (["profile", "--retries", "-1"], "Error: "),
+  ])
+  func usageErrorsExit64(arguments: [String], prefix: String) async throws {
+    let outcome = try await LoadctlProcess.run(arguments)
+    #expect(outcome.termination == .exited(64))
+    #expect(outcome.stdout.isEmpty)
+    #expect(outcome.stderr.hasPrefix(prefix), "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("See 'loadctl"))
+  }
+
+  @Test func helpAndVersion() async throws {
+    let help = try await LoadctlProcess.run(["profile", "--help"])
+    #expect(help.termination == .exited(0))
+    #expect(help.stdout.first == "OVERVIEW: Load a profile: idle → loading → loaded | failed, with retry and")
+    #expect(help.stdout.contains("USAGE: loadctl profile [options]"))
+    let version = try await LoadctlProcess.run(["--version"])
+    #expect(version.termination == .exited(0))
+    #expect(version.stdout.first?.hasPrefix("loadctl ") == true)
+  }
+}
+
+/// A file removed when the value goes away.
+final class TemporaryFile: Sendable {
+  let path: String
+
+  init(_ contents: String) throws {
+    path = NSTemporaryDirectory() + "loadctl-\(UUID().uuidString).json"
+    try contents.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
