@@ -17,6 +17,7 @@ package enum CommandTable {
       Run async loading flows with structured concurrency and watch every state transition as \
       it happens. Text by default; JSON Lines with --json.
       """,
+    globalOptions: ProgramSpec.standardGlobals + [clockOption],
     commands: entries.map(\.spec),
     exitStatuses: [
       .init("0", "The flow finished."),
@@ -27,6 +28,13 @@ package enum CommandTable {
       .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
     ])
+
+  /// `--clock continuous|virtual`, for every subcommand.
+  static let clockOption = OptionSpec.value(
+    "clock", .choice(["continuous", "virtual"]),
+    help: "continuous (real time) or virtual: jump to the next deadline as soon as all work "
+      + "waits, so the same input gives the same output, instantly.",
+    default: "continuous")
 
   /// The runner for a subcommand.
   static func runner(for name: String) -> (@Sendable (Invocation, [String: String]) async -> Never)?

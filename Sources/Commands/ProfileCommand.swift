@@ -55,7 +55,7 @@ package enum ProfileCommand {
       let flow = ProfileFlow(
         fetch: source.fetcher(clock: context.clock), clock: context.clock, retries: retries,
         backoff: backoff)
-      let lines = inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) }
+      let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await runFlow(flow, lines: lines, context: context)
     }
   }

@@ -43,7 +43,8 @@ import Testing
     try store.sendIgnored(.load, reason: "already loading")
     clock.advance(by: .seconds(1))
     try store.receive(.loadResponse(.success(Self.taylor))) { $0.load = .loaded(Self.taylor) }
-    #expect(store.effectEvents.filter { if case .effectStarted = $0 { true } else { false } }.count == 1)
+    #expect(
+      store.effectEvents.filter { if case .effectStarted = $0 { true } else { false } }.count == 1)
     try store.finish()
   }
 

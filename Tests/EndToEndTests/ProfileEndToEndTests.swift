@@ -111,7 +111,8 @@ import Testing
     let file = try TemporaryFile(#"{"name":"Ana","city":"Porto","age":41}"#)
     let outcome = try await LoadctlProcess.run(["profile", "--file", file.path])
     #expect(outcome.termination == .exited(0))
-    #expect(outcome.stdout.contains { $0.hasSuffix("loading → loaded(name: Ana, city: Porto, age: 41)") })
+    #expect(
+      outcome.stdout.contains { $0.hasSuffix("loading → loaded(name: Ana, city: Porto, age: 41)") })
   }
 
   @Test(arguments: [
@@ -171,7 +172,8 @@ import Testing
       #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
       try await server.waitForLog(event: "dropped", path: "/slow")
       let events = try JSONLines.parse(loadctl.stdoutLines)
-      #expect(events.contains { $0.event == "effect_finished" && $0.string("outcome") == "cancelled" })
+      #expect(
+        events.contains { $0.event == "effect_finished" && $0.string("outcome") == "cancelled" })
       #expect(!events.contains { $0.value(at: "to.state") as? String == "failed" })
     }
   }
@@ -195,7 +197,9 @@ import Testing
   @Test func helpAndVersion() async throws {
     let help = try await LoadctlProcess.run(["profile", "--help"])
     #expect(help.termination == .exited(0))
-    #expect(help.stdout.first == "OVERVIEW: Load a profile: idle → loading → loaded | failed, with retry and")
+    #expect(
+      help.stdout.first
+        == "OVERVIEW: Load a profile: idle → loading → loaded | failed, with retry and")
     #expect(help.stdout.contains("USAGE: loadctl profile [options]"))
     let version = try await LoadctlProcess.run(["--version"])
     #expect(version.termination == .exited(0))

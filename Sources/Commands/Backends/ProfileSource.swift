@@ -26,6 +26,11 @@ package enum ProfileSource: Sendable {
       _ = try ProfileSource.readProfile(file)
       self = .file(path: file, latency: latency ?? .zero)
     } else if let url {
+      if invocation.string("clock") == "virtual" {
+        throw UsageError.invalidValue(
+          "'--url' cannot be used with '--clock virtual': network time is not virtual",
+          command: "profile")
+      }
       if let problem = HTTPFetcher.validate(url) {
         throw UsageError.invalidValue("\(problem) for '--url'", command: "profile")
       }

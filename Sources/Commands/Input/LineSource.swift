@@ -51,6 +51,24 @@ package enum LineSource {
     return stream
   }
 
+  /// Reads `fd` to the end now (blocking), then streams its lines: for virtual time.
+  package static func readAll(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
+    var splitter = LineSplitter()
+    var lines: [RawLine] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      lines += count > 0 ? splitter.feed(chunk[0..<count]) : splitter.finish()
+      if count <= 0 { break }
+    }
+    if closeWhenDone { close(fd) }
+    return AsyncStream { continuation in
+      for line in lines { continuation.yield(line) }
+      continuation.finish()
+    }
+  }
+
   /// Streams fixed lines, as if they had been read (positional arguments).
   package static func lines(_ texts: [String]) -> AsyncStream<RawLine> {
     AsyncStream { continuation in

@@ -49,19 +49,46 @@ package enum CommandRuntime {
       })
     link.attach(shutdown)
 
-    let clock = ContinuousClock()
-    let start = clock.now
-    let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+    let virtual = invocation.string("clock") == "virtual"
+    let testClock = TestClock()
+    let clock: any Clock<Duration>
+    let elapsed: @Sendable () -> Duration
+    if virtual {
+      clock = testClock
+      elapsed = { testClock.now.offset }
+    } else {
+      let continuous = ContinuousClock()
+      let start = continuous.now
+      clock = continuous
+      elapsed = { start.duration(to: continuous.now) }
+    }
     let output = EventOutput(
       command: invocation.command, json: json, quiet: invocation.quiet, style: style,
       writer: stdout, elapsed: elapsed)
-    let context = RunContext(output: output, clock: clock, elapsed: elapsed, errors: stderr)
+    let context = RunContext(
+      output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual)
 
     output.emit(
       "start",
-      [("schema_version", 1), ("options", .object(options))],
+      [
+        ("schema_version", 1), ("clock", .string(virtual ? "virtual" : "continuous")),
+        ("options", .object(options)),
+      ],
       text: nil)
-    let end = await runRoot(context: context, shutdown: shutdown, body: body)
+    let end: FlowEnd
+    if virtual {
+      // The root of a virtual run must live on the manual executor, and a task is the only way
+      // to put it there. It is driven to completion right here, before this function goes on.
+      let result = ResultSlot<FlowEnd>()
+      let root = testClock.launch {
+        result.set(await runRoot(context: context, shutdown: shutdown, body: body))
+      }
+      VirtualDriver.run(clock: testClock) { result.value != nil }
+      _ = root
+      end = result.value ?? FlowEnd(status: .completed)
+    } else {
+      end = await runRoot(context: context, shutdown: shutdown, body: body)
+    }
     finish(end, context: context, shutdown: shutdown.reason)
   }
 
@@ -127,6 +154,13 @@ package enum CommandRuntime {
     if case .signal(let signal) = shutdown { UnixSignals.die(by: signal) }
     exit(code)
   }
+}
+
+/// Holds the result of a virtual run for the driver loop to notice.
+final class ResultSlot<Value: Sendable>: Sendable {
+  private let slot = Mutex<Value?>(nil)
+  var value: Value? { slot.withLock { $0 } }
+  func set(_ value: Value) { slot.withLock { $0 = value } }
 }
 
 /// Lets the stdout writer, created before ``Shutdown``, report a broken pipe to it.

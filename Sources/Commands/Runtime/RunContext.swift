@@ -11,17 +11,30 @@ package struct RunContext: Sendable {
   package let elapsed: @Sendable () -> Duration
   /// Problems for people, on stderr.
   package let errors: OutputWriter
+  /// Whether the run is on virtual time (`--clock virtual`).
+  package let isVirtual: Bool
   private let rejected: RejectCounter
 
   package init(
     output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
-    errors: OutputWriter
+    errors: OutputWriter, isVirtual: Bool = false
   ) {
     self.output = output
     self.clock = clock
     self.elapsed = elapsed
     self.errors = errors
+    self.isVirtual = isVirtual
     self.rejected = RejectCounter()
+  }
+
+  /// The lines of an input file descriptor, as the run's time model needs them.
+  ///
+  /// On real time they stream as they arrive (`tail -f`). On virtual time the whole input is read
+  /// first, so the arrival time of bytes can never decide the output: each line then applies
+  /// exactly when its `+DURATION`/`@DURATION` prefix says.
+  package func lines(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
+    guard isVirtual else { return LineSource.lines(fd: fd, closeWhenDone: closeWhenDone) }
+    return LineSource.readAll(fd: fd, closeWhenDone: closeWhenDone)
   }
 
   /// How many input lines were rejected; any makes the run end with status 65.

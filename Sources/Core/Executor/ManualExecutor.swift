@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A serial task executor whose jobs run only when someone calls ``drain()``.
@@ -20,6 +21,7 @@ import Synchronization
 /// breaks that proof, which is one reason Core never creates unstructured tasks.
 public final class ManualExecutor: TaskExecutor, Sendable {
   private let queue = Mutex<[UnownedJob]>([])
+  private let wakeups = DispatchSemaphore(value: 0)
 
   /// Creates an executor with an empty queue.
   public init() {}
@@ -28,6 +30,16 @@ public final class ManualExecutor: TaskExecutor, Sendable {
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)
     queue.withLock { $0.append(unowned) }
+    wakeups.signal()
+  }
+
+  /// Blocks the calling thread until a job may have been enqueued since the last call.
+  ///
+  /// For a driver loop that has drained the queue and has nothing else to do (no clock deadline):
+  /// only something outside the executor — a signal, another thread — can enqueue work now. It
+  /// may return early (each enqueue counts once), so callers re-check their condition.
+  public func waitForWork() {
+    wakeups.wait()
   }
 
   /// The number of jobs waiting to run.
