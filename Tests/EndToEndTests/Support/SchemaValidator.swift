@@ -40,11 +40,14 @@ enum SchemaValidator {
   }()
 
   /// The repository root, found from this file's path (`Tests/EndToEndTests/Support/`).
-  static func repositoryRoot(sourceFile: String = #filePath) -> URL {
-    URL(fileURLWithPath: sourceFile)
+  static func repositoryRoot() -> URL {
+    URL(fileURLWithPath: ownPath)
       .deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
   }
+
+  /// This file's path; a default `#filePath` argument would be the caller's.
+  private static let ownPath: String = #filePath
 
   /// The published schema of loadctl's events.
   static var eventsSchema: URL {
