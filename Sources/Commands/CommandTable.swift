@@ -17,7 +17,7 @@ package enum CommandTable {
       Run async loading flows with structured concurrency and watch every state transition as \
       it happens. Text by default; JSON Lines with --json.
       """,
-    globalOptions: ProgramSpec.standardGlobals + [clockOption],
+    globalOptions: ProgramSpec.standardGlobals + [clockOption, traceOption, timelineOption],
     commands: entries.map(\.spec),
     exitStatuses: [
       .init("0", "The flow finished."),
@@ -35,6 +35,16 @@ package enum CommandTable {
     help: "continuous (real time) or virtual: jump to the next deadline as soon as all work "
       + "waits, so the same input gives the same output, instantly.",
     default: "continuous")
+
+  /// `--trace FILE`: the run's tasks and effects in Chrome Trace Event Format.
+  static let traceOption = OptionSpec.value(
+    "trace", .file,
+    help: "Write the run's effects, sleeps and events to FILE in Chrome Trace Event Format "
+      + "(open it in Perfetto UI or chrome://tracing).")
+
+  /// `--timeline`: a picture of effect lifetimes on stderr at the end.
+  static let timelineOption = OptionSpec.flag(
+    "timeline", help: "At the end, draw each effect's lifetime on stderr (█ running, ✓ ╳ ✗ ends).")
 
   /// The runner for a subcommand.
   static func runner(for name: String) -> (@Sendable (Invocation, [String: String]) async -> Never)?

@@ -155,7 +155,10 @@ package struct ProfileFlow: Sendable {
       guard state.load.retry() else { return .ignored("nothing to retry") }
       state.attempt += 1
       state.retryPending = false
-      return .merge(.cancel(id: Self.backoffID), fetchEffect())
+      // The automatic retry is the backoff effect's own last act: cancelling it would show a
+      // finished wait as cancelled. A manual retry replaces a pending backoff.
+      return action == .autoRetry
+        ? fetchEffect() : .merge(.cancel(id: Self.backoffID), fetchEffect())
     case .cancel, .interrupt:
       if state.load.cancel() {
         return .cancel(id: Self.fetchID)

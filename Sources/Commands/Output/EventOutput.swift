@@ -24,11 +24,15 @@ package final class EventOutput: Sendable {
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
   private let seq = Mutex(0)
+  private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
 
+  /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
   package init(
     command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
-    elapsed: @escaping @Sendable () -> Duration
+    elapsed: @escaping @Sendable () -> Duration,
+    tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)? = nil
   ) {
+    self.tap = tap
     self.command = command
     self.json = json
     self.quiet = quiet
@@ -52,6 +56,7 @@ package final class EventOutput: Sendable {
     text: @autoclosure () -> String?, flush: Bool = true
   ) {
     let now = elapsed()
+    tap?(event, fields, now)
     if json {
       let number = seq.withLock { value -> Int in
         value += 1

@@ -39,6 +39,14 @@ package enum CommandRuntime {
     let json = invocation.json
     let style = Style.detect(
       isTerminal: isatty(1) == 1, noColorFlag: invocation.noColor, environment: environment)
+    let tracePath = invocation.string("trace")
+    let recorder = tracePath != nil || invocation.flag("timeline") ? TraceRecorder() : nil
+    let traceOutput = TraceOutput(
+      recorder: recorder, path: tracePath, timeline: invocation.flag("timeline"),
+      width: HelpRenderer.width(columns: environment["COLUMNS"]), errors: stderr)
+    if let problem = traceOutput.prepare() {
+      Loadctl.fail(usage: .invalidValue(problem, command: invocation.command))
+    }
     let shutdown = Shutdown(
       deadline: .seconds(2), flush: { stdout.flush() },
       notice: { reason in
@@ -51,7 +59,7 @@ package enum CommandRuntime {
 
     let virtual = invocation.string("clock") == "virtual"
     let testClock = TestClock()
-    let clock: any Clock<Duration>
+    var clock: any Clock<Duration>
     let elapsed: @Sendable () -> Duration
     if virtual {
       clock = testClock
@@ -62,9 +70,12 @@ package enum CommandRuntime {
       clock = continuous
       elapsed = { start.duration(to: continuous.now) }
     }
+    if let recorder { clock = recorder.tracing(clock, elapsed: elapsed) }
     let output = EventOutput(
       command: invocation.command, json: json, quiet: invocation.quiet, style: style,
-      writer: stdout, elapsed: elapsed)
+      writer: stdout, elapsed: elapsed,
+      tap: recorder.map(Self.tap))
+    shutdown.beforeForcedExit { traceOutput.write(at: elapsed()) }
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual)
 
@@ -89,7 +100,14 @@ package enum CommandRuntime {
     } else {
       end = await runRoot(context: context, shutdown: shutdown, body: body)
     }
-    finish(end, context: context, shutdown: shutdown.reason)
+    finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput)
+  }
+
+  /// The event tap that feeds a trace recorder.
+  private static func tap(_ recorder: TraceRecorder)
+    -> @Sendable (String, [(String, JSONValue)], Duration) -> Void
+  {
+    { event, fields, time in recorder.observe(event, fields, at: time) }
   }
 
   private static func runRoot(
@@ -120,11 +138,12 @@ package enum CommandRuntime {
     }
   }
 
-  private static func finish(_ end: FlowEnd, context: RunContext, shutdown: ShutdownReason?)
-    -> Never
-  {
+  private static func finish(
+    _ end: FlowEnd, context: RunContext, shutdown: ShutdownReason?, trace: TraceOutput
+  ) -> Never {
     let output = context.output
     if shutdown == .brokenPipe {
+      trace.write(at: context.elapsed())
       _ = signal(SIGPIPE, SIG_DFL)
       raise(SIGPIPE)
       _exit(141)
@@ -151,6 +170,7 @@ package enum CommandRuntime {
     }
     output.emit("end", fields, kind: .result, text: text)
     output.flush()
+    trace.write(at: context.elapsed())
     if case .signal(let signal) = shutdown { UnixSignals.die(by: signal) }
     exit(code)
   }

@@ -16,6 +16,7 @@ package final class Shutdown: Sendable {
   }
 
   private let state = Mutex(State())
+  private let lastWords = Mutex<[@Sendable () -> Void]>([])
   private let deadline: Duration
   private let flush: @Sendable () -> Void
   private let notice: @Sendable (ShutdownReason) -> Void
@@ -31,6 +32,11 @@ package final class Shutdown: Sendable {
     self.deadline = deadline
     self.flush = flush
     self.notice = notice
+  }
+
+  /// Registers work that must still happen before a forced exit (e.g. writing the trace file).
+  package func beforeForcedExit(_ work: @escaping @Sendable () -> Void) {
+    lastWords.withLock { $0.append(work) }
   }
 
   /// The first request, if any.
@@ -87,6 +93,7 @@ package final class Shutdown: Sendable {
 
   private func force(_ signal: UnixSignal) -> Never {
     flush()
+    for work in lastWords.withLock({ $0 }) { work() }
     UnixSignals.die(by: signal)
   }
 }

@@ -234,7 +234,9 @@ extension Store {
           send: Send { inbox.yield(.effectAction($0, serial: serial)) },
           requestCancel: { inbox.yield(.cancelRequest($0)) }
         )
-        let outcome = await handle.run { await runner.perform(effect) }
+        let outcome = await EffectContext.$current.withValue(info) {
+          await handle.run { await runner.perform(effect) }
+        }
         inbox.yield(.effectFinished(serial: serial, outcome))
       }
     }

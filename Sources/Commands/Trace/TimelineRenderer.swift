@@ -1,0 +1,52 @@
+/// Draws effect lifetimes as a compact terminal picture for `--timeline`.
+///
+/// One row per effect track, time across, scaled to the width: `█` while running, then `✓`
+/// finished, `╳` cancelled, `✗` failed (`…` unfinished). It shows at a glance what debounce,
+/// latest-wins and cancel-in-flight actually did.
+enum TimelineRenderer {
+  static func render(
+    slices: [TraceRecorder.Slice], tracks: [String], end: Duration, width: Int
+  ) -> String {
+    let effects = slices.filter { !$0.isSleep }
+    guard !effects.isEmpty else { return "timeline: no effects ran\n" }
+    let labels = tracks.map { $0.hasPrefix("effect ") ? String($0.dropFirst(7)) : $0 }
+    let labelWidth = min(24, (labels.map(\.count).max() ?? 0) + 1)
+    let columns = max(10, width - labelWidth - 2)
+    let total = max(EventOutput.milliseconds(end), 0.001)
+    func column(_ time: Duration) -> Int {
+      min(columns - 1, Int(EventOutput.milliseconds(time) / total * Double(columns - 1)))
+    }
+    var out =
+      pad("", labelWidth) + "  0s" + pad("", max(0, columns - 4 - formatted(end).count))
+      + formatted(end) + "\n"
+    for (track, label) in zip(tracks, labels) {
+      var cells = [Character](repeating: " ", count: columns)
+      for slice in effects where slice.track == track {
+        let first = column(slice.start)
+        let last = max(first, column(slice.end))
+        for index in first..<last { cells[index] = "█" }
+        cells[last] = mark(slice.outcome)
+      }
+      let row = pad(String(label.prefix(labelWidth)), labelWidth) + "  " + String(cells)
+      out += String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
+    }
+    return out + pad("", labelWidth) + "  █ running  ✓ finished  ╳ cancelled  ✗ failed\n"
+  }
+
+  static func mark(_ outcome: String) -> Character {
+    switch outcome {
+    case "finished": "✓"
+    case "cancelled": "╳"
+    case "failed": "✗"
+    default: "…"
+    }
+  }
+
+  static func formatted(_ duration: Duration) -> String {
+    EventOutput.formatElapsed(duration).trimmingSpaces
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `--trace` and `--timeline`: the trace file follows the Chrome Trace Event Format and is complete
+/// however the run ends; the timeline is the same picture for the same virtual-time input.
+@Suite struct TraceTests {
+  /// Runs that exercise effects, one per flow (more rows as flows land).
+  static let runs: [[String]] = [
+    ["profile", "--fail", "x", "--retries", "2", "--backoff", "200ms", "--latency", "300ms"],
+    ["profile", "--latency", "200ms"],
+  ]
+
+  @Test(arguments: runs)
+  func traceFileIsValidChromeTrace(arguments: [String]) async throws {
+    let file = try TemporaryFile("")
+    let outcome = try await LoadctlProcess.run(
+      arguments + ["--clock", "virtual", "--trace", file.path])
+    #expect(outcome.stderr.isEmpty)
+    let problems = try TraceChecker.problems(inFile: file.path)
+    #expect(problems == [])
+  }
+
+  @Test func traceIsCompleteAfterSIGINT() async throws {
+    let file = try TemporaryFile("")
+    let loadctl = try LoadctlProcess.start([
+      "profile", "--json", "--latency", "30s", "--trace", file.path,
+    ])
+    try await loadctl.waitForLine(where: JSONEvent.matching(["event": "effect_started"]))
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+    #expect(try TraceChecker.problems(inFile: file.path) == [])
+    let trace = try TraceChecker.load(file.path)
+    let fetch = trace.first { ($0["name"] as? String) == "fetch#1" }
+    #expect((fetch?["args"] as? [String: Any])?["outcome"] as? String == "cancelled")
+    let sleeps = trace.filter { ($0["cat"] as? String) == "sleep" }
+    #expect(sleeps.count == 1, "the fetch's sleep is its own slice")
+  }
+
+  @Test func sameInputGivesTheSameTraceFile() async throws {
+    let first = try TemporaryFile("")
+    let second = try TemporaryFile("")
+    for file in [first, second] {
+      _ = try await LoadctlProcess.run(
+        Self.runs[0] + ["--clock", "virtual", "--trace", file.path])
+    }
+    let one = try String(contentsOfFile: first.path, encoding: .utf8)
+    #expect(!one.isEmpty)
+    #expect(one == (try String(contentsOfFile: second.path, encoding: .utf8)))
+  }
+
+  @Test func timelineOfRetriesIsGolden() async throws {
+    let outcome = try await LoadctlProcess.run(
+      Self.runs[0] + ["--clock", "virtual", "--timeline"], environment: ["COLUMNS": "60"])
+    #expect(
+      outcome.stderr == """
+                  0s                                        1.500s
+        fetch     █████████✗      ██████████✗            ██████████✗
+        backoff            ███████✓         █████████████✓
+                  █ running  ✓ finished  ╳ cancelled  ✗ failed
+
+        """)
+  }
+
+  @Test func unwritableTraceFileIsAUsageError() async throws {
+    let outcome = try await LoadctlProcess.run([
+      "profile", "--trace", "/nonexistent-dir/trace.json",
+    ])
+    #expect(outcome.termination == .exited(64))
+    #expect(
+      outcome.stderr.hasPrefix("Error: cannot write trace file '/nonexistent-dir/trace.json'"))
+  }
+}
+
+/// Checks a trace file against the parts of the Trace Event Format that viewers rely on.
+enum TraceChecker {
+  static func load(_ path: String) throws -> [[String: Any]] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let document = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    return document?["traceEvents"] as? [[String: Any]] ?? []
+  }
+
+  static func problems(inFile path: String) throws -> [String] {
+    let events = try load(path)
+    var problems: [String] = []
+    if events.isEmpty { problems.append("no traceEvents") }
+    var lastInstant = -1.0
+    for (index, event) in events.enumerated() {
+      guard let phase = event["ph"] as? String, ["X", "i", "M"].contains(phase) else {
+        problems.append("event \(index): bad ph \(event["ph"] ?? "nil")")
+        continue
+      }
+      for key in ["name", "pid", "tid"] where event[key] == nil {
+        problems.append("event \(index): no \(key)")
+      }
+      if phase == "M" { continue }
+      guard let ts = event["ts"] as? Double, ts >= 0 else {
+        problems.append("event \(index): no ts")
+        continue
+      }
+      if phase == "X" {
+        guard let dur = event["dur"] as? Double, dur >= 0 else {
+          problems.append("event \(index): slice without a duration (never ended)")
+          continue
+        }
+        let outcome = (event["args"] as? [String: Any])?["outcome"] as? String
+        if !["finished", "cancelled", "failed"].contains(outcome ?? "") {
+          problems.append("event \(index): slice outcome \(outcome ?? "nil")")
+        }
+      } else {
+        if ts < lastInstant { problems.append("event \(index): instant events out of order") }
+        lastInstant = ts
+      }
+    }
+    return problems
+  }
+}
