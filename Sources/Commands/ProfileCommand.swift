@@ -51,7 +51,9 @@ package enum ProfileCommand {
         ("retries", .int(retries)), ("backoff_ms", .double(EventOutput.milliseconds(backoff))),
         ("input", input.map(JSONValue.string) ?? .null),
       ]
-    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+    await CommandRuntime.run(
+      invocation, options: options, environment: environment, loading: ["fetch"]
+    ) { context in
       let flow = ProfileFlow(
         fetch: source.fetcher(clock: context.clock), clock: context.clock, retries: retries,
         backoff: backoff)
@@ -68,6 +70,21 @@ package enum ProfileCommand {
     } catch {
       Loadctl.fail(badInput: error.message)
     }
+  }
+
+  /// Where actions come from after the first load: input lines, keys at a terminal, or nothing.
+  static func input(lines: AsyncStream<RawLine>?, context: RunContext) -> AnyInput<ProfileAction>? {
+    if let lines { return AnyInput(context.input(lines, parse: ProfileAction.parse)) }
+    let keys = context.terminal.keyActions(legend: "keys: l load · r retry · q quit") {
+      key -> KeyResult<ProfileAction> in
+      switch key {
+      case .character("l"): .action(.load)
+      case .character("r"): .action(.retry)
+      case .character("q"), .escape: .quit
+      default: .ignore
+      }
+    }
+    return keys.map { AnyInput($0) }
   }
 
   /// Runs the flow: an initial `load`, then the input's actions, until everything settled.
@@ -89,8 +106,7 @@ package enum ProfileCommand {
         phase == "started" && info.label == "backoff" ? "waiting to retry" : nil
       })
     let store = Store(initialState: ProfileState(), reducer: flow.reduce)
-    let inputs = Prepended(
-      [.load], then: lines.map { context.input($0, parse: ProfileAction.parse) })
+    let inputs = Prepended([.load], then: input(lines: lines, context: context))
     let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     let state = result.state
     var fields: [(String, JSONValue)] = [("state", state.snapshot)]

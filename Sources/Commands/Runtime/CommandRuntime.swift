@@ -26,10 +26,11 @@ package enum CommandRuntime {
   /// - Parameters:
   ///   - invocation: The parsed command line (for `--json`, `--quiet`, `--no-color`).
   ///   - options: The effective options, echoed in the `start` event.
+  ///   - loading: Effect names that mean "loading", for the spinner on an interactive stderr.
   ///   - body: The flow; it returns when it settles or after it was cancelled.
   package static func run(
     _ invocation: Invocation, options: [(String, JSONValue)],
-    environment: [String: String],
+    environment: [String: String], loading: Set<String> = [],
     body: @escaping @Sendable (RunContext) async -> FlowEnd
   ) async -> Never {
     OutputWriter.ignoreBrokenPipeSignal()
@@ -58,6 +59,23 @@ package enum CommandRuntime {
     link.attach(shutdown)
 
     let virtual = invocation.string("clock") == "virtual"
+    let session = TerminalSession(
+      isInteractive: isatty(0) == 1 && !virtual,
+      interrupt: { shutdown.request(.signal(.interrupt)) }, quit: { shutdown.request(.quit) },
+      legend: { legend in
+        stderr.write(style.dim(legend) + "\n")
+        stderr.flush()
+      })
+    shutdown.beforeForcedExit { session.restore() }
+    let spinner =
+      loading.isEmpty || isatty(2) != 1 || virtual
+      ? nil
+      : Spinner(
+        isLoading: { loading.contains($0) },
+        write: { text in
+          stderr.write(text)
+          stderr.flush()
+        })
     let testClock = TestClock()
     var clock: any Clock<Duration>
     let elapsed: @Sendable () -> Duration
@@ -74,10 +92,11 @@ package enum CommandRuntime {
     let output = EventOutput(
       command: invocation.command, json: json, quiet: invocation.quiet, style: style,
       writer: stdout, elapsed: elapsed,
-      tap: recorder.map(Self.tap))
+      tap: Self.tap(recorder: recorder, spinner: spinner))
     shutdown.beforeForcedExit { traceOutput.write(at: elapsed()) }
     let context = RunContext(
-      output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual)
+      output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual,
+      terminal: session)
 
     output.emit(
       "start",
@@ -92,28 +111,42 @@ package enum CommandRuntime {
       // to put it there. It is driven to completion right here, before this function goes on.
       let result = ResultSlot<FlowEnd>()
       let root = testClock.launch {
-        result.set(await runRoot(context: context, shutdown: shutdown, body: body))
+        result.set(
+          await runRoot(context: context, shutdown: shutdown, spinner: nil, body: body))
       }
       VirtualDriver.run(clock: testClock) { result.value != nil }
       _ = root
       end = result.value ?? FlowEnd(status: .completed)
     } else {
-      end = await runRoot(context: context, shutdown: shutdown, body: body)
+      end = await runRoot(context: context, shutdown: shutdown, spinner: spinner, body: body)
     }
+    session.restore()
     finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput)
   }
 
-  /// The event tap that feeds a trace recorder.
-  private static func tap(_ recorder: TraceRecorder)
-    -> @Sendable (String, [(String, JSONValue)], Duration) -> Void
+  /// The event tap that feeds a trace recorder and the spinner, if either is on.
+  private static func tap(recorder: TraceRecorder?, spinner: Spinner?)
+    -> (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
   {
-    { event, fields, time in recorder.observe(event, fields, at: time) }
+    guard recorder != nil || spinner != nil else { return nil }
+    return { event, fields, time in
+      recorder?.observe(event, fields, at: time)
+      spinner?.observe(event, fields)
+    }
   }
 
   private static func runRoot(
-    context: RunContext, shutdown: Shutdown, body: @escaping @Sendable (RunContext) async -> FlowEnd
+    context: RunContext, shutdown: Shutdown, spinner: Spinner?,
+    body: @escaping @Sendable (RunContext) async -> FlowEnd
   ) async -> FlowEnd {
     await withTaskGroup(of: FlowEnd?.self) { outer in
+      if let spinner {
+        // Display only, on real time (the spinner is off in virtual mode and for pipes).
+        outer.addTask {
+          await spinner.run(clock: ContinuousClock())
+          return nil
+        }
+      }
       outer.addTask {
         for await signal in UnixSignals([.interrupt, .terminate]) {
           shutdown.request(.signal(signal))

@@ -13,12 +13,16 @@ package struct RunContext: Sendable {
   package let errors: OutputWriter
   /// Whether the run is on virtual time (`--clock virtual`).
   package let isVirtual: Bool
+  /// Interactive keys, when stdin is a terminal.
+  package let terminal: TerminalSession
   private let rejected: RejectCounter
 
   package init(
     output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
-    errors: OutputWriter, isVirtual: Bool = false
+    errors: OutputWriter, isVirtual: Bool = false, terminal: TerminalSession? = nil
   ) {
+    self.terminal =
+      terminal ?? TerminalSession(isInteractive: false, interrupt: {}, quit: {}, legend: { _ in })
     self.output = output
     self.clock = clock
     self.elapsed = elapsed

@@ -6,6 +6,8 @@ package enum ShutdownReason: Sendable, Equatable {
   case signal(UnixSignal)
   /// The reader of stdout went away (`| head`).
   case brokenPipe
+  /// The person asked to quit (`q` at an interactive terminal): a normal end.
+  case quit
 
   /// The `end` event's `reason`.
   package var endReason: String {
@@ -13,6 +15,7 @@ package enum ShutdownReason: Sendable, Equatable {
     case .signal(.interrupt): "interrupted"
     case .signal(.terminate): "terminated"
     case .brokenPipe: "broken_pipe"
+    case .quit: "completed"
     }
   }
 }

@@ -1,0 +1,47 @@
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Puts a terminal in raw mode for single-key input and always puts it back exactly as it was.
+///
+/// Raw mode is entered only for interactive keys, and the saved settings are restored on every
+/// way a run ends — `q`, end of input, Ctrl-C (which arrives as a byte, since signals from the
+/// keyboard are off), SIGTERM, an error, a forced exit — so `stty -g` reads the same before and
+/// after. Output processing stays on, so `\n` still starts a new line.
+package final class RawMode: Sendable {
+  private let fd: Int32
+  private let saved: Mutex<termios?>
+
+  private init(fd: Int32, saved: termios) {
+    self.fd = fd
+    self.saved = Mutex(saved)
+  }
+
+  /// Enters raw mode on `fd` if it is a terminal; `nil` otherwise.
+  package static func enter(fd: Int32 = 0) -> RawMode? {
+    guard isatty(fd) == 1 else { return nil }
+    var original = termios()
+    guard tcgetattr(fd, &original) == 0 else { return nil }
+    var raw = original
+    raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+    raw.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
+    withUnsafeMutableBytes(of: &raw.c_cc) { controls in
+      controls[Int(VMIN)] = 1  // a read returns after one byte
+      controls[Int(VTIME)] = 0  // and never times out
+    }
+    guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else { return nil }
+    return RawMode(fd: fd, saved: original)
+  }
+
+  /// Restores the saved settings; later calls do nothing.
+  package func restore() {
+    guard var original = saved.withLock({ saved in defer { saved = nil }; return saved }) else {
+      return
+    }
+    _ = tcsetattr(fd, TCSAFLUSH, &original)
+  }
+}

@@ -1,0 +1,86 @@
+import Core
+import Synchronization
+
+/// A loading indicator on stderr that only draws: it never starts, restarts or duplicates work.
+///
+/// A SwiftUI loading overlay once restarted its view's task forever, because drawing it changed
+/// the view's identity. Here the spinner is a pure observer: it learns from the event stream which
+/// effects are in flight (those `isLoading` accepts, e.g. `fetch`) and redraws on its own clock
+/// loop; it holds no reference to the store, so drawing cannot touch the work.
+package final class Spinner: Sendable {
+  private struct State {
+    var inFlight: Set<Int> = []
+    var frame = 0
+    var visible = false
+    var redraws = 0
+  }
+
+  static let frames: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+  private let state = Mutex(State())
+  private let isLoading: @Sendable (String) -> Bool
+  private let write: @Sendable (String) -> Void
+
+  /// - Parameters:
+  ///   - isLoading: Whether an effect with this label means "loading".
+  ///   - write: Writes to stderr (and flushes).
+  package init(
+    isLoading: @escaping @Sendable (String) -> Bool, write: @escaping @Sendable (String) -> Void
+  ) {
+    self.isLoading = isLoading
+    self.write = write
+  }
+
+  /// How many frames were drawn.
+  package var redraws: Int { state.withLock { $0.redraws } }
+
+  /// Learns from one printed event; clears the spinner line first so the event prints cleanly.
+  package func observe(_ event: String, _ fields: [(String, JSONValue)]) {
+    clear()
+    guard event == "effect_started" || event == "effect_finished",
+      case .int(let serial)? = fields.first(where: { $0.0 == "serial" })?.1,
+      case .string(let label)? = fields.first(where: { $0.0 == "effect" })?.1,
+      isLoading(label)
+    else { return }
+    state.withLock { state in
+      if event == "effect_started" {
+        state.inFlight.insert(serial)
+      } else {
+        state.inFlight.remove(serial)
+      }
+    }
+  }
+
+  /// Redraws every `interval` until cancelled; run it as a child task of the root.
+  package func run(clock: any Clock<Duration>, interval: Duration = .milliseconds(80)) async {
+    while !Task.isCancelled {
+      draw()
+      do {
+        try await clock.sleep(for: interval)
+      } catch {
+        break
+      }
+    }
+    clear()
+  }
+
+  private func draw() {
+    let text: String? = state.withLock { state in
+      guard !state.inFlight.isEmpty else { return nil }
+      state.frame = (state.frame + 1) % Spinner.frames.count
+      state.visible = true
+      state.redraws += 1
+      return "\r\(Spinner.frames[state.frame]) loading…"
+    }
+    if let text { write(text) }
+  }
+
+  /// Erases the spinner line if it is shown.
+  package func clear() {
+    let wasVisible = state.withLock { state in
+      defer { state.visible = false }
+      return state.visible
+    }
+    if wasVisible { write("\r\u{1B}[K") }
+  }
+}

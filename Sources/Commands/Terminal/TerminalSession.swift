@@ -1,0 +1,99 @@
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The interactive side of one run: raw-mode keys in, and the promise to restore the terminal.
+///
+/// Keys are offered only when stdin is a terminal and time is real; scripts and pipes never see
+/// raw mode or a key legend. The runtime calls ``restore()`` on every way the run ends.
+package final class TerminalSession: Sendable {
+  private let rawMode = Mutex<RawMode?>(nil)
+  /// Whether keys can be read: stdin is a terminal and the clock is continuous.
+  package let isInteractive: Bool
+  private let interrupt: @Sendable () -> Void
+  private let quit: @Sendable () -> Void
+  private let legend: @Sendable (String) -> Void
+
+  package init(
+    isInteractive: Bool, interrupt: @escaping @Sendable () -> Void,
+    quit: @escaping @Sendable () -> Void, legend: @escaping @Sendable (String) -> Void
+  ) {
+    self.isInteractive = isInteractive
+    self.interrupt = interrupt
+    self.quit = quit
+    self.legend = legend
+  }
+
+  /// Actions from key presses, or `nil` when the run is not interactive.
+  ///
+  /// Enters raw mode and shows `legend` on stderr. Ctrl-C takes the SIGINT path; `q`, Esc (when
+  /// `map` does not use them) and end of input quit the run with status 0.
+  /// - Parameter map: The action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
+  package func keyActions<Action: Sendable>(
+    legend text: String, map: @escaping @Sendable (Key) -> KeyResult<Action>
+  ) -> KeyActions<Action>? {
+    guard isInteractive, let mode = RawMode.enter(fd: 0) else { return nil }
+    rawMode.withLock { $0 = mode }
+    legend(text)
+    return KeyActions(keys: KeyReader.keys(fd: 0), map: map, interrupt: interrupt, quit: quit)
+  }
+
+  /// Puts the terminal back as it was; safe to call more than once.
+  package func restore() {
+    rawMode.withLock { $0 }?.restore()
+  }
+}
+
+/// What a key press means to a flow.
+package enum KeyResult<Action: Sendable>: Sendable {
+  case action(Action)
+  case quit
+  case ignore
+}
+
+/// The flow's actions for the keys pressed, pulled one at a time by the store (no extra task).
+package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
+  package typealias Element = Action
+  package typealias Failure = Never
+
+  let keys: AsyncStream<Key>
+  let map: @Sendable (Key) -> KeyResult<Action>
+  let interrupt: @Sendable () -> Void
+  let quit: @Sendable () -> Void
+
+  package func makeAsyncIterator() -> Iterator {
+    Iterator(keys: keys.makeAsyncIterator(), sequence: self)
+  }
+
+  /// Maps keys until one quits or input ends.
+  package struct Iterator: AsyncIteratorProtocol {
+    var keys: AsyncStream<Key>.Iterator
+    let sequence: KeyActions
+
+    package mutating func next() async -> Action? {
+      while let key = await keys.next() {
+        if key == .interrupt {
+          sequence.interrupt()
+          return nil
+        }
+        switch sequence.map(key) {
+        case .action(let action): return action
+        case .quit:
+          sequence.quit()
+          return nil
+        case .ignore:
+          if key == .endOfInput {
+            sequence.quit()
+            return nil
+          }
+        }
+      }
+      sequence.quit()
+      return nil
+    }
+  }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Runs a command on a pseudo-terminal, follows a script of steps, and reports what happened.
+
+usage: pty_run.py STEPS_JSON [NAME=VALUE...] -- COMMAND [ARGS...]
+
+The command gets this environment minus NO_COLOR, with TERM=xterm and COLUMNS=80, then the
+NAME=VALUE settings given before "--".
+
+STEPS_JSON is a list of steps:
+  ["wait", TEXT]      wait until TEXT appears in the terminal output (failsafe: 10 s)
+  ["send", TEXT]      type TEXT (may contain control characters such as "\\u0003")
+  ["signal", NAME]    send a signal (INT, TERM) to the command
+  ["close"]           close the terminal's input side (the command sees end of input)
+
+Prints one JSON object: {"exit": N | null, "signal": N | null, "termios_restored": bool,
+"output": TEXT, "error": TEXT | null}. termios_restored compares the terminal's settings
+(what `stty -g` shows) before the command started and after it ended.
+"""
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+
+
+def main():
+    steps = json.loads(sys.argv[1])
+    command = sys.argv[sys.argv.index("--") + 1:]
+    master, slave = os.openpty()
+    before = termios.tcgetattr(slave)
+    env = dict(os.environ, TERM="xterm", COLUMNS="80")
+    env.pop("NO_COLOR", None)
+    for setting in sys.argv[2:sys.argv.index("--")]:
+        name, _, value = setting.partition("=")
+        env[name] = value
+    child = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                             start_new_session=True, pass_fds=())
+    output = b""
+    error = None
+
+    def pump(timeout):
+        nonlocal output
+        ready, _, _ = select.select([master], [], [], timeout)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return False
+            output += data
+            return bool(data)
+        return True
+
+    try:
+        for step in steps:
+            if step[0] == "wait":
+                deadline = time.monotonic() + 10
+                while step[1].encode() not in output:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError("never saw %r" % step[1])
+                    if not pump(0.05) and child.poll() is not None:
+                        raise EOFError("exited before %r" % step[1])
+            elif step[0] == "send":
+                os.write(master, step[1].encode())
+            elif step[0] == "signal":
+                child.send_signal(getattr(signal, "SIG" + step[1]))
+            elif step[0] == "close":
+                os.write(master, b"\x04")
+        deadline = time.monotonic() + 10
+        while child.poll() is None and time.monotonic() < deadline:
+            pump(0.05)
+        if child.poll() is None:
+            child.kill()
+            error = "did not exit"
+        while pump(0):
+            ready, _, _ = select.select([master], [], [], 0)
+            if not ready:
+                break
+    except Exception as exc:  # report, then clean up
+        error = str(exc)
+        child.kill()
+    child.wait()
+    after = termios.tcgetattr(slave)
+    code = child.returncode
+    print(json.dumps({
+        "exit": code if code >= 0 else None,
+        "signal": -code if code < 0 else None,
+        "termios_restored": before == after,
+        "output": output.decode("utf-8", "replace"),
+        "error": error,
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// loadctl at a real (pseudo-)terminal: keys in raw mode, the spinner, colour, and a terminal
+/// that is always restored exactly, however the run ends.
+@Suite struct InteractiveTests {
+  struct Result: Decodable {
+    let exit: Int32?
+    let signal: Int32?
+    let termiosRestored: Bool
+    let output: String
+    let error: String?
+  }
+
+  static func runOnTerminal(
+    _ steps: [[String]], _ arguments: [String], environment: [String: String] = [:]
+  ) async throws -> Result {
+    let script = try TestHTTPServer.fixture().deletingLastPathComponent()
+      .appendingPathComponent("pty_run.py")
+    let stepsJSON = String(
+      decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
+    let settings = environment.map { "\($0.key)=\($0.value)" }
+    let outcome = try await LoadctlProcess.run(
+      executable: SchemaValidator.python,
+      arguments: [script.path, stepsJSON] + settings + ["--", try BinaryLocator.locate()]
+        + arguments)
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return try decoder.decode(Result.self, from: Data(outcome.stdout.joined().utf8))
+  }
+
+  static let failing = ["profile", "--fail", "offline", "--latency", "50ms"]
+
+  @Test func retryKeyRetriesAndQQuits() async throws {
+    let result = try await Self.runOnTerminal(
+      [
+        ["wait", "failed(offline)"], ["send", "r"], ["wait", "(retry)"], ["wait", "attempt 2"],
+        ["wait", "→ failed"], ["send", "q"],
+      ],
+      Self.failing + ["--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+    #expect(result.output.contains("keys: l load · r retry · q quit"))
+  }
+
+  /// How a run can end at a terminal: a key, or a signal; and how the process must end.
+  struct Ending: Sendable, CustomTestStringConvertible {
+    let key: String?
+    let signal: String?
+    let exit: Int32?
+    let bySignal: Int32?
+    var testDescription: String { key.map { "key \($0.debugDescription)" } ?? "SIG\(signal ?? "")" }
+  }
+
+  static let endings: [Ending] = [
+    Ending(key: "q", signal: nil, exit: 0, bySignal: nil),
+    Ending(key: "\u{04}", signal: nil, exit: 0, bySignal: nil),
+    Ending(key: "\u{03}", signal: nil, exit: nil, bySignal: SIGINT),
+    Ending(key: nil, signal: "TERM", exit: nil, bySignal: SIGTERM),
+    Ending(key: nil, signal: "INT", exit: nil, bySignal: SIGINT),
+  ]
+
+  @Test(arguments: endings)
+  func terminalIsRestoredHoweverTheRunEnds(ending: Ending) async throws {
+    let (key, signal, exit, bySignal) = (ending.key, ending.signal, ending.exit, ending.bySignal)
+    var steps: [[String]] = [["wait", "loading"]]
+    if let key { steps.append(["send", key]) }
+    if let signal { steps.append(["signal", signal]) }
+    let result = try await Self.runOnTerminal(steps, ["profile", "--latency", "30s"])
+    #expect(result.error == nil)
+    #expect(result.exit == exit)
+    #expect(result.signal == bySignal)
+    #expect(result.termiosRestored, "stty -g differs after the run")
+    #expect(result.output.contains("loading → \u{1B}[1midle\u{1B}[0m (cancelled)"))
+  }
+
+  @Test func spinnerDrawsOnATerminalWhileLoading() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "loading…"], ["send", "q"]], ["profile", "--latency", "30s"])
+    #expect(result.termiosRestored)
+    #expect(result.output.contains("⠙ loading…") || result.output.contains("⠋ loading…"))
+  }
+
+  @Test(arguments: [["NO_COLOR": "1"], ["TERM": "dumb"]])
+  func colourIsOffWhenAsked(environment: [String: String]) async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "idle → loading"], ["send", "q"]], ["profile", "--latency", "30s"],
+      environment: environment)
+    #expect(result.termiosRestored)
+    #expect(result.output.contains("profile  idle → loading"))
+  }
+
+  @Test func colourIsOnAtATerminal() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "loading"], ["send", "q"]], ["profile", "--latency", "30s"])
+    #expect(result.output.contains("\u{1B}[36mprofile\u{1B}[0m"))
+  }
+}
