@@ -39,7 +39,11 @@ package final class RawMode: Sendable {
 
   /// Restores the saved settings; later calls do nothing.
   package func restore() {
-    guard var original = saved.withLock({ saved in defer { saved = nil }; return saved }) else {
+    guard
+      var original = saved.withLock({ saved in
+        defer { saved = nil }; return saved
+      })
+    else {
       return
     }
     _ = tcsetattr(fd, TCSAFLUSH, &original)
