@@ -25,6 +25,9 @@ _loadctl() {
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "${COMP_WORDS[i]}" in
+      --clock|--trace)
+        [[ ${COMP_WORDS[i+1]} == "=" ]] && i=$((i + 1))
+        i=$((i + 1)) ;;
       -* | =) ;;
       *)
         cmd="${COMP_WORDS[i]}"
@@ -34,8 +37,12 @@ _loadctl() {
   done
   case "$cmd" in
     "")
+      case "$opt" in
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+        --trace) _loadctl_files; return ;;
+      esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --version --help -h"
+        _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --version --help -h"
       else
         _loadctl_reply "profile help completions"
       fi
@@ -43,22 +50,31 @@ _loadctl() {
     profile)
       case "$opt" in
         --latency|--fail|--url|--timeout|--retries|--backoff) return ;;
-        --file|--input) _loadctl_files; return ;;
+        --file|--input|--trace) _loadctl_files; return ;;
+        --clock) _loadctl_reply "continuous virtual"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--latency --fail --file --url --timeout --retries --backoff --input --json --no-color --quiet -q --help -h"
+        _loadctl_reply "--latency --fail --file --url --timeout --retries --backoff --input --json --no-color --quiet -q --clock --trace --timeline --help -h"
       fi
       ;;
     help)
+      case "$opt" in
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+        --trace) _loadctl_files; return ;;
+      esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --help -h"
+        _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
       else
         _loadctl_reply "profile help completions"
       fi
       ;;
     completions)
+      case "$opt" in
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+        --trace) _loadctl_files; return ;;
+      esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --help -h"
+        _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
       else
         _loadctl_reply "bash zsh fish"
       fi

@@ -11,6 +11,8 @@ function __loadctl_subcommand --description 'Print the subcommand word, if any'
             continue
         end
         switch $token
+            case --clock --trace
+                set skip 1
             case '-*'
             case '*'
                 echo $token
@@ -37,6 +39,9 @@ complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the versio
 complete -c loadctl -l json -d 'Print machine-readable output as JSON Lines.'
 complete -c loadctl -l no-color -d 'Do not use colors or other terminal escape codes.'
 complete -c loadctl -s q -l quiet -d 'Print only errors and the final result.'
+complete -c loadctl -l clock -x -a 'continuous virtual' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
+complete -c loadctl -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'
+complete -c loadctl -l timeline -d 'At the end, draw each effect\'s lifetime on stderr (█ running, ✓ ╳ ✗ ends).'
 complete -c loadctl -s h -l help -d 'Show help information.'
 complete -c loadctl -n '__loadctl_using profile' -l latency -x -d 'Delay of the built-in demo API.'
 complete -c loadctl -n '__loadctl_using profile' -l fail -x -d 'Make the demo API fail with MESSAGE.'

@@ -31,30 +31,44 @@ import Testing
     .enabled(if: ShellRunner.hasBashCompletion, "bash or bash-completion is not installed"),
     arguments: cases)
   func bash(line: String, expected: [String]) throws {
-    let setup = try Setup(shell: "bash", line: line)
-    defer { try? FileManager.default.removeItem(at: setup.directory) }
     for withBashCompletion in [true, false] {
-      let harness = """
-        \(withBashCompletion ? "source \(ShellRunner.bashCompletionScript)" : "")
-        source "$1"
-        shift
-        COMP_WORDS=("$@")
-        COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-        COMP_LINE="${COMP_WORDS[*]}"
-        COMP_POINT=${#COMP_LINE}
-        _loadctl loadctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-        printf '%s\\n' "${COMPREPLY[@]}"
-        """
-      let (status, output) = try ShellRunner.run(
-        "/usr/bin/env", ["bash", "-c", harness, "bash", setup.script] + Self.bashWords(setup.line))
-      #expect(status == 0)
-      #expect(Self.candidates(output) == expected, "bash-completion: \(withBashCompletion)")
+      let found = try Self.complete(
+        bash: line, spec: CLIFixture.program, withBashCompletion: withBashCompletion)
+      #expect(found == expected, "bash-completion: \(withBashCompletion)")
     }
+  }
+
+  /// What bash offers for `line` (with or without the bash-completion package loaded).
+  static func complete(bash line: String, spec: ProgramSpec, withBashCompletion: Bool = true)
+    throws -> [String]
+  {
+    let setup = try Setup(shell: "bash", line: line, spec: spec)
+    defer { try? FileManager.default.removeItem(at: setup.directory) }
+    let harness = """
+      \(withBashCompletion ? "source \(ShellRunner.bashCompletionScript)" : "")
+      source "$1"
+      shift
+      COMP_WORDS=("$@")
+      COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+      COMP_LINE="${COMP_WORDS[*]}"
+      COMP_POINT=${#COMP_LINE}
+      _loadctl loadctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+      printf '%s\\n' "${COMPREPLY[@]}"
+      """
+    let (status, output) = try ShellRunner.run(
+      "/usr/bin/env", ["bash", "-c", harness, "bash", setup.script] + Self.bashWords(setup.line))
+    #expect(status == 0)
+    return Self.candidates(output)
   }
 
   @Test(.enabled(if: ShellRunner.hasZsh, "zsh is not installed"), arguments: cases)
   func zsh(line: String, expected: [String]) throws {
-    let setup = try Setup(shell: "zsh", line: line)
+    #expect(try Self.complete(zsh: line, spec: CLIFixture.program) == expected)
+  }
+
+  /// What zsh offers for `line`.
+  static func complete(zsh line: String, spec: ProgramSpec) throws -> [String] {
+    let setup = try Setup(shell: "zsh", line: line, spec: spec)
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let captured = setup.directory.appendingPathComponent("captured.txt").path
     // An interactive zsh in a pseudo-terminal completes the line; compadd is wrapped so
@@ -82,12 +96,17 @@ import Testing
       ["zsh", "-f", "-c", harness, "zsh", setup.directory.path, captured, setup.line])
     #expect(status == 0)
     let output = (try? String(contentsOfFile: captured, encoding: .utf8)) ?? ""
-    #expect(Self.candidates(output) == expected)
+    return Self.candidates(output)
   }
 
   @Test(.enabled(if: ShellRunner.hasFish, "fish is not installed"), arguments: cases)
   func fish(line: String, expected: [String]) throws {
-    let setup = try Setup(shell: "fish", line: line)
+    #expect(try Self.complete(fish: line, spec: CLIFixture.program) == expected)
+  }
+
+  /// What fish offers for `line`.
+  static func complete(fish line: String, spec: ProgramSpec) throws -> [String] {
+    let setup = try Setup(shell: "fish", line: line, spec: spec)
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let (status, output) = try ShellRunner.run(
       "/usr/bin/env",
@@ -98,7 +117,7 @@ import Testing
     )
     #expect(status == 0)
     let names = output.split(separator: "\n").map { $0.prefix { $0 != "\t" } }
-    #expect(Self.candidates(names.joined(separator: "\n")) == expected)
+    return Self.candidates(names.joined(separator: "\n"))
   }
 
   /// The candidates in a shell's output, reduced to what all three shells agree on: the
@@ -129,11 +148,11 @@ import Testing
     let script: String
     let line: String
 
-    init(shell: String, line: String) throws {
+    init(shell: String, line: String, spec: ProgramSpec) throws {
       directory = try ShellRunner.temporaryDirectory()
       let names = ["bash": "loadctl.bash", "zsh": "_loadctl", "fish": "loadctl.fish"]
       let script = directory.appendingPathComponent(names[shell] ?? shell)
-      try (completionScript(shell: shell, spec: CLIFixture.program) ?? "").write(
+      try (completionScript(shell: shell, spec: spec) ?? "").write(
         to: script, atomically: true, encoding: .utf8)
       for file in ["ticks-1.txt", "ticks-2.txt"] {
         try "".write(

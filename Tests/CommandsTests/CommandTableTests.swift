@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import Commands
+
+/// The real command table: consistent, and the checked-in completions are what it generates.
+@Suite struct CommandTableTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let files = ["bash": "loadctl.bash", "zsh": "_loadctl", "fish": "loadctl.fish"]
+
+  @Test func tableHasNoProblems() {
+    #expect(CommandTable.program.problems() == [])
+  }
+
+  /// `LOADCTL_RECORD=1 swift test --filter CommandTableTests` rewrites `completions/`.
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func checkedInCompletionsAreGenerated(shell: String) throws {
+    let generated = try #require(completionScript(shell: shell, spec: CommandTable.program))
+    let file = Self.root.appendingPathComponent("completions/\(Self.files[shell] ?? shell)")
+    if ProcessInfo.processInfo.environment["LOADCTL_RECORD"] == "1" {
+      try generated.write(to: file, atomically: true, encoding: .utf8)
+    }
+    let checkedIn = try String(contentsOf: file, encoding: .utf8)
+    #expect(checkedIn == generated, "run LOADCTL_RECORD=1 swift test to regenerate \(file.path)")
+  }
+
+  /// Completion in the real shells, with the real table.
+  static let cases: [(line: String, expected: [String])] = [
+    ("loadctl ", ["completions", "help"] + CommandTable.program.commands.map(\.name).sorted()),
+    ("loadctl profile --la", ["--latency"]),
+    ("loadctl --clock ", ["continuous", "virtual"]),
+    ("loadctl completions ", ["bash", "fish", "zsh"]),
+  ]
+
+  @Test(.enabled(if: ShellRunner.hasBashCompletion), arguments: cases)
+  func bash(line: String, expected: [String]) throws {
+    let found = try ShellCompletionTests.complete(bash: line, spec: CommandTable.program)
+    #expect(found == expected.sorted())
+  }
+
+  @Test(.enabled(if: ShellRunner.hasZsh), arguments: cases)
+  func zsh(line: String, expected: [String]) throws {
+    #expect(
+      try ShellCompletionTests.complete(zsh: line, spec: CommandTable.program) == expected.sorted())
+  }
+
+  @Test(.enabled(if: ShellRunner.hasFish), arguments: cases)
+  func fish(line: String, expected: [String]) throws {
+    #expect(
+      try ShellCompletionTests.complete(fish: line, spec: CommandTable.program) == expected.sorted()
+    )
+  }
+}
