@@ -1,0 +1,79 @@
+import Core
+
+/// What can happen to the search screen.
+package enum SearchAction: Sendable, Equatable, ReportableAction {
+  /// The text in the box changed (a keystroke, an input line, the positional query).
+  case queryChanged(String)
+  /// Typing paused for the debounce interval after query number `revision`.
+  case debounceElapsed(query: String, revision: Int)
+  /// The backend answered (or failed) the request for query number `revision`.
+  case response(query: String, revision: Int, result: Result<SearchHits, LoadFailure>)
+  /// The process is stopping (Ctrl-C, SIGTERM): whatever is pending ends, never as an error.
+  case interrupt
+
+  package var name: String {
+    switch self {
+    case .queryChanged: "query_changed"
+    case .debounceElapsed: "debounce_elapsed"
+    case .response: "response"
+    case .interrupt: "interrupt"
+    }
+  }
+
+  package var fields: [(String, JSONValue)] {
+    switch self {
+    case .queryChanged(let query):
+      return [("query", .string(query))]
+    case .debounceElapsed(let query, let revision):
+      return [("query", .string(query)), ("revision", .int(revision))]
+    case .response(let query, let revision, let result):
+      let head: [(String, JSONValue)] = [("query", .string(query)), ("revision", .int(revision))]
+      switch result {
+      case .success(let hits):
+        return head + [
+          ("ok", true), ("count", .int(hits.items.count)), ("total", .int(hits.total)),
+        ]
+      case .failure(let failure):
+        return head + [("ok", false), ("message", .string(failure.message))]
+      }
+    case .interrupt:
+      return []
+    }
+  }
+
+  package var summary: String {
+    switch self {
+    case .queryChanged(let query): "typed \(quoted(query))"
+    case .debounceElapsed(let query, _): "debounced \(quoted(query))"
+    case .response(let query, _, _): "response \(quoted(query))"
+    case .interrupt: "interrupt"
+    }
+  }
+
+  /// Parses an `--input` line body: the whole text of the search box at that moment.
+  ///
+  /// A body is taken as it is, except that one starting with `"` is read as a JSON string, so a
+  /// script can type what a plain line cannot hold: `""` (an empty box), leading or trailing
+  /// spaces, a leading `#`, `+` or `@`.
+  package static func parse(_ body: String) -> Result<SearchAction, InputError> {
+    guard body.hasPrefix("\"") else { return .success(.queryChanged(body)) }
+    do throws(JSONParser.Failure) {
+      guard case .string(let text) = try JSONParser.parse(body) else {
+        return .failure(InputError(line: 0, message: "a quoted query must be one JSON string"))
+      }
+      return .success(.queryChanged(text))
+    } catch {
+      return .failure(
+        InputError(line: 0, message: "invalid quoted query \(body) (\(error.reason))"))
+    }
+  }
+
+  /// The input line that types `query`: quoted only when a plain line would change it.
+  package static func line(typing query: String) -> String {
+    let plain =
+      !query.isEmpty && query.trimmingSpaces == query
+      && !["#", "+", "@", "\""].contains(where: query.hasPrefix)
+      && query.unicodeScalars.allSatisfy { $0.value >= 0x20 }
+    return plain ? query : quoted(query)
+  }
+}

@@ -1,0 +1,103 @@
+import Core
+
+/// Where `search` gets its queries: the positional argument, simulated typing, or an input file.
+///
+/// All three become input lines in the shared `--input` grammar, so one path (``ScriptedInput``,
+/// waiting on the run's clock) applies them: `--type swift` is the script `@0s s`,
+/// `@0.12s sw`, `@0.24s swi`, … with absolute offsets, so keystrokes never drift.
+struct SearchQueries: Sendable {
+  enum Source: Sendable, Equatable {
+    case query(String)
+    case typing(String, keystroke: Duration)
+    case input(path: String)
+  }
+
+  let source: Source
+
+  /// Picks exactly one source from the options.
+  /// - Throws: `UsageError` when none or several are given, or an option does not apply.
+  init(_ invocation: Invocation) throws(UsageError) {
+    let query = invocation.positionals.first
+    let typed = invocation.string("type")
+    let input = invocation.string("input")
+    let given = [
+      query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
+    ]
+    .compactMap { $0 }
+    guard given.count == 1 else {
+      throw UsageError.invalidValue(
+        given.isEmpty
+          ? "missing query (give one, or '--type TEXT', or '--input FILE')"
+          : "\(given.map { "'\($0)'" }.joined(separator: " and ")) cannot be used together",
+        command: "search")
+    }
+    if typed == nil, invocation.isGiven("keystroke") {
+      throw UsageError.invalidValue("'--keystroke' only applies to '--type'", command: "search")
+    }
+    if invocation.flag("naive"), invocation.isGiven("debounce") {
+      throw UsageError.invalidValue(
+        "'--debounce' does not apply to '--naive', which never debounces", command: "search")
+    }
+    if let typed {
+      guard !typed.isEmpty else {
+        throw UsageError.invalidValue("'--type' needs at least one character", command: "search")
+      }
+      source = .typing(typed, keystroke: invocation.duration("keystroke") ?? .milliseconds(120))
+    } else if let input {
+      source = .input(path: input)
+    } else {
+      source = .query(query ?? "")
+    }
+  }
+
+  /// The sources' settings for the `start` event.
+  var options: [(String, JSONValue)] {
+    var query: JSONValue = .null
+    var typed: JSONValue = .null
+    var keystroke: JSONValue = .null
+    var input: JSONValue = .null
+    switch source {
+    case .query(let text): query = .string(text)
+    case .typing(let text, let interval):
+      typed = .string(text)
+      keystroke = .double(EventOutput.milliseconds(interval))
+    case .input(let path): input = .string(path)
+    }
+    return [("query", query), ("type", typed), ("keystroke_ms", keystroke), ("input", input)]
+  }
+
+  /// Opens `--input` (exits 65 with one line when it can't); `nil` for the other sources.
+  func openInput() -> (Int32, Bool)? {
+    guard case .input(let path) = source else { return nil }
+    return ProfileCommand.openInput(path)
+  }
+
+  /// The lines of the argument or of the typing; empty for `--input`.
+  var lines: AsyncStream<RawLine> {
+    switch source {
+    case .query(let text): LineSource.lines([SearchAction.line(typing: text)])
+    case .typing(let text, let keystroke): LineSource.lines(Self.script(typing: text, keystroke))
+    case .input: LineSource.lines([])
+    }
+  }
+
+  /// One line per keystroke: each growing prefix of `text` at its absolute offset.
+  static func script(typing text: String, _ keystroke: Duration) -> [String] {
+    let characters = Array(text)
+    return characters.indices.map { index in
+      let offset = keystroke * index
+      let prefix = String(characters[...index])
+      return "@\(exact(offset)) \(SearchAction.line(typing: prefix))"
+    }
+  }
+
+  /// A duration in seconds with every digit, which `parseDuration` reads back exactly.
+  static func exact(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    guard attoseconds != 0 else { return "\(seconds)s" }
+    var fraction = String(attoseconds)
+    fraction = String(repeating: "0", count: 18 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(seconds).\(fraction)s"
+  }
+}

@@ -1,0 +1,161 @@
+import Core
+import Synchronization
+
+/// How many requests a run started, cancelled and finished, and how many stale responses it showed.
+package struct SearchCounts: Sendable, Equatable {
+  package var started = 0
+  package var cancelled = 0
+  package var finished = 0
+  package var stale = 0
+
+  /// The `requests` object of the `end` event.
+  package var requests: JSONValue {
+    .object([
+      ("started", .int(started)), ("cancelled", .int(cancelled)), ("finished", .int(finished)),
+    ])
+  }
+}
+
+/// Prints the search flow's events: transitions (a response says whether it is `stale`), a
+/// `request_started` / `request_cancelled` / `request_finished` event for each request effect,
+/// and everything else (ignored actions, the debounce effect's lifetime) as ``StoreRenderer`` does.
+///
+/// A request effect is registered by the transition just before its `effectStarted` or
+/// `effectQueued` (the store reports a transition, then registers the effects it returned), and
+/// that transition's state is `searching` the request's query: so the renderer learns each
+/// request's query without the flow printing anything. A request cancelled while still queued
+/// never started, so it stays a plain `effect_finished`. It only observes; the counts it keeps are for the `end` event.
+package final class SearchRenderer: Sendable {
+  private struct Flight {
+    var request: SearchRequest
+    var startedAt: Duration
+  }
+
+  private struct Book {
+    /// The request the last transition may have started or queued.
+    var next: SearchRequest?
+    /// Requests queued behind one that is unwinding (`latest`), by effect serial.
+    var queued: [Int: SearchRequest] = [:]
+    var flights: [Int: Flight] = [:]
+    var counts = SearchCounts()
+  }
+
+  private let output: EventOutput
+  private let elapsed: @Sendable () -> Duration
+  private let base: StoreRenderer<SearchState, SearchAction>
+  private let book = Mutex(Book())
+
+  /// - Parameters:
+  ///   - output: Where events go.
+  ///   - elapsed: Time since the run started, for each request's `duration_ms`.
+  package init(output: EventOutput, elapsed: @escaping @Sendable () -> Duration) {
+    self.output = output
+    self.elapsed = elapsed
+    // The debounce effect's lifetime is JSON-only: its restarts are the transitions' story.
+    self.base = StoreRenderer(output: output, effectText: { _, _ in nil })
+  }
+
+  /// The counts so far.
+  package var counts: SearchCounts { book.withLock { $0.counts } }
+
+  /// Prints one event of the store's run.
+  package func render(_ event: StoreEvent<SearchState, SearchAction>) {
+    switch event {
+    case .transition(let action, let from, let to, _):
+      transition(action, from: from, to: to)
+    case .effectQueued(let info) where info.name == SearchFlow.requestName:
+      book.withLock { book in
+        if let request = book.next.take() { book.queued[info.serial] = request }
+      }
+      base.render(event)
+    case .effectStarted(let info) where info.name == SearchFlow.requestName:
+      if !started(info) { base.render(event) }
+    case .effectFinished(let info, let outcome) where info.name == SearchFlow.requestName:
+      if !finished(info, outcome) { base.render(event) }
+    default:
+      base.render(event)
+    }
+  }
+
+  private func transition(_ action: SearchAction, from: SearchState, to: SearchState) {
+    var stale: Bool?
+    if case .response = action { stale = to.stale }
+    book.withLock { book in
+      if case .searching(let query) = to.phase {
+        book.next = SearchRequest(query: query, revision: to.revision)
+      }
+      if stale == true { book.counts.stale += 1 }
+    }
+    var fields: [(String, JSONValue)] = [("action", .string(action.name))] + action.fields
+    if let stale { fields.append(("stale", .bool(stale))) }
+    fields += [("from", from.snapshot), ("to", to.snapshot)]
+    output.emit("transition", fields, text: transitionText(action, from, to, stale: stale == true))
+  }
+
+  private func transitionText(
+    _ action: SearchAction, _ from: SearchState, _ to: SearchState, stale: Bool
+  ) -> String {
+    let style = output.style
+    let change =
+      from.snapshot == to.snapshot
+      ? "\(to.summary) (no change)"
+      : "\(from.summary) → \(style.bold(to.summaryWithItems))"
+    let text = "\(action.summary)  \(change)"
+    return stale ? "\(style.red("STALE"))  \(text)" : text
+  }
+
+  /// Prints `request_started`; `false` when the request's query is unknown.
+  private func started(_ info: EffectInfo) -> Bool {
+    let now = elapsed()
+    let request: SearchRequest? = book.withLock { book in
+      guard let request = book.queued.removeValue(forKey: info.serial) ?? book.next.take() else {
+        return nil
+      }
+      book.flights[info.serial] = Flight(request: request, startedAt: now)
+      book.counts.started += 1
+      return request
+    }
+    guard let request else { return false }
+    output.emit(
+      "request_started", fields(request, info),
+      text: output.style.dim("request \(quoted(request.query)) started"))
+    return true
+  }
+
+  /// Prints `request_cancelled` or `request_finished`; `false` for an unknown request.
+  private func finished(_ info: EffectInfo, _ outcome: EffectOutcome) -> Bool {
+    let now = elapsed()
+    let flight: Flight? = book.withLock { book in
+      book.queued[info.serial] = nil
+      guard let flight = book.flights.removeValue(forKey: info.serial) else { return nil }
+      if outcome == .cancelled { book.counts.cancelled += 1 } else { book.counts.finished += 1 }
+      return flight
+    }
+    guard let flight else { return false }
+    let took = now - flight.startedAt
+    let milliseconds = EventOutput.milliseconds(took)
+    var fields = fields(flight.request, info) + [("duration_ms", .double(milliseconds))]
+    let what = "request \(quoted(flight.request.query))"
+    let ms = "\(Int(milliseconds.rounded()))ms"
+    switch outcome {
+    case .cancelled:
+      output.emit(
+        "request_cancelled", fields, text: output.style.dim("\(what) cancelled after \(ms)"))
+    case .finished:
+      fields.append(("ok", true))
+      output.emit("request_finished", fields, text: output.style.dim("\(what) finished in \(ms)"))
+    case .failed(let message):
+      fields += [("ok", false), ("message", .string(message))]
+      output.emit(
+        "request_finished", fields, text: output.style.dim("\(what) failed after \(ms)"))
+    }
+    return true
+  }
+
+  private func fields(_ request: SearchRequest, _ info: EffectInfo) -> [(String, JSONValue)] {
+    [
+      ("query", .string(request.query)), ("revision", .int(request.revision)),
+      ("serial", .int(info.serial)),
+    ]
+  }
+}

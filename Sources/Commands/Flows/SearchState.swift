@@ -1,0 +1,90 @@
+import Core
+
+/// What the search screen shows, one case at a time: `searching` can never carry old results.
+package enum SearchPhase: Sendable, Equatable {
+  /// Nothing to show: no query, or a cancelled one.
+  case idle
+  /// Waiting for typing to pause before asking the backend.
+  case debouncing(query: String)
+  /// A request for `query` is in flight.
+  case searching(query: String)
+  /// The backend answered `query`.
+  case results(query: String, hits: SearchHits)
+  /// The backend failed for `query`.
+  case failed(query: String, message: String)
+
+  /// The case name used in JSON snapshots (`state`).
+  package var name: String {
+    switch self {
+    case .idle: "idle"
+    case .debouncing: "debouncing"
+    case .searching: "searching"
+    case .results: "results"
+    case .failed: "failed"
+    }
+  }
+
+  /// The query the phase is about; `nil` when idle.
+  package var query: String? {
+    switch self {
+    case .idle: nil
+    case .debouncing(let query), .searching(let query): query
+    case .results(let query, _), .failed(let query, _): query
+    }
+  }
+}
+
+/// The search screen: the text in the box, the phase shown, and the bookkeeping naive mode needs
+/// to tell a stale response from a fresh one.
+package struct SearchState: Sendable, Equatable, ReportableState {
+  package var phase: SearchPhase = .idle
+  /// The text in the search box now; the phase may still be about an older query (naive mode).
+  package var query = ""
+  /// How many times the text changed: the number of the latest query.
+  package var revision = 0
+  /// The number of the newest query whose outcome (or clearing) has been shown.
+  package var newestShown = 0
+  /// Whether the outcome shown belongs to a query older than one already shown before it.
+  package var stale = false
+
+  package init() {}
+
+  package var snapshot: JSONValue {
+    var pairs: [(String, JSONValue)] = [("state", .string(phase.name))]
+    switch phase {
+    case .idle:
+      break
+    case .debouncing(let query), .searching(let query):
+      pairs.append(("query", .string(query)))
+    case .results(let query, let hits):
+      pairs += [
+        ("query", .string(query)), ("items", .array(hits.items.map(JSONValue.string))),
+        ("total", .int(hits.total)), ("stale", .bool(stale)),
+      ]
+    case .failed(let query, let message):
+      pairs += [("query", .string(query)), ("message", .string(message)), ("stale", .bool(stale))]
+    }
+    return .object(pairs)
+  }
+
+  package var summary: String {
+    switch phase {
+    case .idle: "idle"
+    case .debouncing(let query): "debouncing \(quoted(query))"
+    case .searching(let query): "searching \(quoted(query))"
+    case .results(let query, let hits): "results \(quoted(query)) (\(hits.countText))"
+    case .failed(let query, let message): "failed \(quoted(query)): \(message)"
+    }
+  }
+
+  /// The summary followed by the items, for the lines people read the results from.
+  package var summaryWithItems: String {
+    guard case .results(_, let hits) = phase, !hits.items.isEmpty else { return summary }
+    return "\(summary): \(hits.items.joined(separator: ", "))"
+  }
+}
+
+/// A query as people see it in text output: in double quotes, with JSON escapes.
+func quoted(_ query: String) -> String {
+  JSONValue.string(query).serialized
+}

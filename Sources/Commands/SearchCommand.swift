@@ -1,0 +1,107 @@
+import Core
+
+/// `loadctl search`: debounced, latest-wins search over typed queries, and the race without it.
+package enum SearchCommand {
+  package static let spec = CommandSpec(
+    name: "search",
+    summary: "Search as you type: debounce, latest wins, never a stale result (--naive: the race).",
+    discussion: """
+      Like SwiftUI's .task(id: query) with a debounce: each new query cancels the pending \
+      debounce and any request still in flight, so a response for an older query is never \
+      shown; an empty query clears the results at once. Queries come from the argument, from \
+      --type (one growing prefix per keystroke) or from --input (each line is the whole search \
+      box, optionally after +DURATION or @DURATION; "" is an empty box). --naive starts a \
+      request per change and applies every response, marking those that overwrite a newer \
+      query's results as STALE.
+      """,
+    options: [
+      .value("type", .string, valueName: "TEXT", help: "Type TEXT one keystroke at a time."),
+      .value(
+        "keystroke", .duration, help: "Time between keystrokes of --type.", default: "120ms"),
+      .value("input", .file, help: "Read the search box's text from FILE, a line per change."),
+      .value(
+        "debounce", .duration, help: "Pause after the last change before a request.",
+        default: "300ms"),
+      .flag("naive", help: "No debounce, no cancellation: every response is applied."),
+      .value("limit", .positiveInt, help: "Show at most N results.", default: "10"),
+      .value("corpus", .file, help: "Search the lines of FILE instead of the built-in names."),
+      .value(
+        "url", .url, valueName: "TEMPLATE",
+        help: "GET TEMPLATE with {query} percent-encoded; expects a JSON array of strings."),
+      .value("timeout", .duration, help: "Timeout of a --url request.", default: "10s"),
+      .value(
+        "latency", .duration, help: "Simulated delay of each request (0 with --url).",
+        default: "200ms"),
+      .value("jitter", .duration, help: "Random extra delay per request, up to DURATION."),
+      .value("seed", .nonNegativeInt, help: "Seed of the jitter, to reproduce a run."),
+    ],
+    positionals: [
+      PositionalSpec(name: "query", help: "Search for this one query.", isOptional: true)
+    ],
+    examples: [
+      "loadctl search task",
+      "loadctl search --type 'withTaskGroup' --keystroke 80ms",
+      "loadctl search --naive --type 'navigation' --jitter 400ms --seed 7",
+      "printf 'sw\\n+400ms swift\\n+100ms \"\"\\n' | loadctl search --input -",
+      "loadctl search --url 'http://localhost:8080/search?q={query}' --type swift",
+      "loadctl search --json task | jq -r 'select(.event == \"end\") | .state.items[]'",
+    ])
+
+  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+    let source: SearchSource
+    let queries: SearchQueries
+    do {
+      queries = try SearchQueries(invocation)
+      source = try SearchSource(invocation)
+    } catch let error as UsageError {
+      Loadctl.fail(usage: error)
+    } catch {
+      Loadctl.fail(badInput: "\(error)")
+    }
+    let naive = invocation.flag("naive")
+    let debounce = naive ? Duration.zero : invocation.duration("debounce") ?? .milliseconds(300)
+    let inputFD = queries.openInput()
+    let options: [(String, JSONValue)] =
+      [
+        ("mode", naive ? "naive" : "latest"),
+        ("debounce_ms", naive ? .null : .double(EventOutput.milliseconds(debounce))),
+      ] + source.options + queries.options
+    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+      let flow = SearchFlow(
+        fetch: source.fetcher(clock: context.clock), clock: context.clock, debounce: debounce,
+        naive: naive)
+      let lines = inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) } ?? queries.lines
+      return await runFlow(flow, lines: lines, context: context)
+    }
+  }
+
+  /// Runs the flow over the query lines until the last query settled and the input ended.
+  package static func runFlow(
+    _ flow: SearchFlow, lines: AsyncStream<RawLine>, context: RunContext
+  ) async -> FlowEnd {
+    let renderer = SearchRenderer(output: context.output, elapsed: context.elapsed)
+    let store = Store(initialState: SearchState(), reducer: flow.reduce)
+    let inputs = context.input(lines, parse: SearchAction.parse)
+    let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
+    return end(result.state, renderer.counts, style: context.output.style)
+  }
+
+  /// The `end` event's fields and the last line people read.
+  static func end(_ state: SearchState, _ counts: SearchCounts, style: Style) -> FlowEnd {
+    let fields: [(String, JSONValue)] = [
+      ("state", state.snapshot), ("query", .string(state.query)), ("requests", counts.requests),
+      ("stale_responses", .int(counts.stale)),
+    ]
+    var tally = "\(counts.started) request\(counts.started == 1 ? "" : "s") started"
+    tally += ", \(counts.cancelled) cancelled"
+    if counts.stale > 0 { tally += ", \(counts.stale) stale" }
+    var summary = state.summaryWithItems
+    if state.stale {
+      summary = "\(style.red("STALE")) \(summary) while the box says \(quoted(state.query))"
+    }
+    if case .failed = state.phase {
+      return FlowEnd(status: .failed, fields: fields, summary: "\(style.red(summary))  [\(tally)]")
+    }
+    return FlowEnd(status: .completed, fields: fields, summary: "\(summary)  [\(tally)]")
+  }
+}
