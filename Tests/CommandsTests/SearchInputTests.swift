@@ -1,0 +1,126 @@
+import Core
+import Synchronization
+import Testing
+
+@testable import Commands
+
+/// The search box's text from the argument, `--type` and `--input`, and the options around them.
+@Suite struct SearchInputTests {
+  @Test(arguments: [
+    ("swift", "swift"), (#""""#, ""), (#"" sw ""#, " sw "), (##""#include""##, "#include"),
+    (#"say "hi""#, #"say "hi""#), (#""\u00fc""#, "ü"),
+  ])
+  func anInputLineIsTheWholeBoxAndQuotesAreJSON(body: String, query: String) {
+    #expect(SearchAction.parse(body) == .success(.queryChanged(query)))
+  }
+
+  @Test(arguments: [
+    (#""abc"#, #"invalid quoted query "abc (unterminated string)"#),
+    (#""a" b"#, #"invalid quoted query "a" b (unexpected content after JSON)"#),
+  ])
+  func aBadQuotedLineIsRejected(body: String, message: String) {
+    #expect(SearchAction.parse(body) == .failure(InputError(line: 0, message: message)))
+  }
+
+  @Test(arguments: ["swift", "", " sw", "sw ", "#1", "+x", "@y", "\"q\"", "a\tb", "ü"])
+  func everyQueryRoundTripsThroughALine(query: String) throws {
+    let line = try #require(try InputLine.parse("@1s \(SearchAction.line(typing: query))", number: 1))
+    #expect(SearchAction.parse(line.body) == .success(.queryChanged(query)))
+    #expect(line.timing == .at(.seconds(1)))
+  }
+
+  @Test func typingIsOneGrowingPrefixPerKeystrokeAtAbsoluteOffsets() {
+    #expect(
+      SearchQueries.script(typing: "sw ü", .milliseconds(120)) == [
+        "@0s s", "@0.12s sw", "@0.24s \"sw \"", "@0.36s sw ü",
+      ])
+    #expect(SearchQueries.exact(.nanoseconds(1)) == "0.000000001s")
+    #expect(SearchQueries.exact(.seconds(3)) == "3s")
+    #expect(parseDuration(SearchQueries.exact(.milliseconds(50) * 7)) == .milliseconds(350))
+  }
+
+  @Test func typedKeystrokesArriveOnTheClockWithoutDrift() async {
+    let clock = TestClock()
+    let seen = Mutex<[String]>([])
+    let input = ScriptedInput(
+      lines: LineSource.lines(SearchQueries.script(typing: "swift", .milliseconds(50))),
+      clock: clock, elapsed: { clock.now.offset }, parse: SearchAction.parse,
+      reject: { error in seen.withLock { $0.append("rejected \(error)") } })
+    let task = clock.launch {
+      for await action in input {
+        guard case .queryChanged(let query) = action else { continue }
+        let now = clock.now.offset
+        seen.withLock { $0.append("\(query)@\(now)") }
+      }
+    }
+    #expect(clock.run())
+    await task.value
+    #expect(
+      seen.withLock { $0 } == [
+        "s@0.0 seconds", "sw@0.05 seconds", "swi@0.1 seconds", "swif@0.15 seconds",
+        "swift@0.2 seconds",
+      ])
+  }
+
+  // MARK: Options
+
+  @Test(arguments: [
+    ([], "missing query (give one, or '--type TEXT', or '--input FILE')"),
+    (["swift", "--type", "sw"], "'<query>' and '--type' cannot be used together"),
+    (["--type", "sw", "--input", "-"], "'--type' and '--input' cannot be used together"),
+    (["--keystroke", "50ms", "swift"], "'--keystroke' only applies to '--type'"),
+    (["--type", ""], "'--type' needs at least one character"),
+    (
+      ["--naive", "--debounce", "1s", "swift"],
+      "'--debounce' does not apply to '--naive', which never debounces"
+    ),
+  ])
+  func queriesComeFromExactlyOneSource(arguments: [String], message: String) throws {
+    let invocation = try searchInvocation(arguments)
+    let error = #expect(throws: UsageError.self) { try SearchQueries(invocation) }
+    #expect(error?.message == message)
+  }
+
+  @Test(arguments: [
+    (
+      ["--corpus", "names.txt", "--url", "http://h/{query}", "q"],
+      "'--corpus' and '--url' cannot be used together"
+    ),
+    (["--timeout", "1s", "q"], "'--timeout' only applies to '--url'"),
+  ])
+  func backendOptionsMustFitTogether(arguments: [String], message: String) throws {
+    let invocation = try searchInvocation(arguments)
+    let error = #expect(throws: UsageError.self) { try SearchSource(invocation) }
+    #expect(error?.message == message)
+  }
+
+  @Test func theStartEventEchoesTheEffectiveOptions() throws {
+    let invocation = try searchInvocation(["--type", "sw", "--jitter", "50ms", "--seed", "9"])
+    let queries = try SearchQueries(invocation)
+    let source = try SearchSource(invocation)
+    #expect(
+      JSONValue.object(source.options + queries.options).serialized
+        == #"{"source":"builtin","names":\#(SearchCorpus.builtIn.names.count),"latency_ms":200,"#
+        + #""jitter_ms":50,"seed":9,"limit":10,"query":null,"type":"sw","keystroke_ms":120,"#
+        + #""input":null}"#)
+  }
+
+  @Test func withAURLTheSimulatedLatencyIsOnlyWhatIsAskedFor() throws {
+    let plain = try SearchSource(try searchInvocation(["--url", "http://h/{query}", "q"]))
+    #expect(plain.latency.latency == .zero)
+    let slowed = try SearchSource(
+      try searchInvocation(["--url", "http://h/{query}", "--latency", "1s", "q"]))
+    #expect(slowed.latency.latency == .seconds(1))
+  }
+
+  @Test func theCommandTableStaysSound() {
+    #expect(CommandTable.program.problems() == [])
+  }
+}
+
+/// Parses `loadctl search ARGUMENTS` with the real command table.
+private func searchInvocation(_ arguments: [String]) throws -> Invocation {
+  guard case .run(let invocation) = try parse(["search"] + arguments, spec: CommandTable.program)
+  else { throw UsageError.invalidValue("not a run", command: nil) }
+  return invocation
+}
