@@ -32,7 +32,8 @@ import Testing
     let names = SearchCorpus.builtIn.names
     #expect(names.count >= 300)
     #expect(Set(names).count == names.count)
-    for name in ["AsyncStream", "View.task(id:priority:_:)", "NavigationStack", "Task.sleep(for:)"] {
+    for name in ["AsyncStream", "View.task(id:priority:_:)", "NavigationStack", "Task.sleep(for:)"]
+    {
       #expect(names.contains(name))
     }
   }
@@ -129,9 +130,10 @@ import Testing
     let extras = (1...5).map { model.delay(forRequest: $0) - .milliseconds(200) }
     // (SplitMix64 output n of seed 7 × 400_000_001) >> 64, in nanoseconds: see docs/search.md.
     #expect(
-      extras == [155_931_899, 6_715_317, 360_304_273, 233_172_117, 180_976_758].map {
-        Duration.nanoseconds($0)
-      })
+      extras
+        == [155_931_899, 6_715_317, 360_304_273, 233_172_117, 180_976_758].map {
+          Duration.nanoseconds($0)
+        })
     #expect(model.delay(forRequest: 3) == model.delay(forRequest: 3))
     let other = SearchLatency(latency: .milliseconds(200), jitter: .milliseconds(400), seed: 8)
     #expect(other.delay(forRequest: 1) != model.delay(forRequest: 1))
@@ -158,7 +160,8 @@ private func temporaryFile(_ contents: String, latin1: Bool = false) throws -> S
   let path = FileManager.default.temporaryDirectory
     .appendingPathComponent("search-\(UUID().uuidString).txt").path
   let bytes =
-    latin1 ? contents.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } : Array(contents.utf8)
+    latin1
+    ? contents.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } : Array(contents.utf8)
   guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
     throw CocoaError(.fileWriteUnknown)
   }

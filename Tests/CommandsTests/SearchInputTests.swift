@@ -24,7 +24,8 @@ import Testing
 
   @Test(arguments: ["swift", "", " sw", "sw ", "#1", "+x", "@y", "\"q\"", "a\tb", "ü"])
   func everyQueryRoundTripsThroughALine(query: String) throws {
-    let line = try #require(try InputLine.parse("@1s \(SearchAction.line(typing: query))", number: 1))
+    let line = try #require(
+      try InputLine.parse("@1s \(SearchAction.line(typing: query))", number: 1))
     #expect(SearchAction.parse(line.body) == .success(.queryChanged(query)))
     #expect(line.timing == .at(.seconds(1)))
   }
