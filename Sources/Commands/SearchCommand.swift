@@ -70,7 +70,7 @@ package enum SearchCommand {
       let flow = SearchFlow(
         fetch: source.fetcher(clock: context.clock), clock: context.clock, debounce: debounce,
         naive: naive)
-      let lines = inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) } ?? queries.lines
+      let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) } ?? queries.lines
       return await runFlow(flow, lines: lines, context: context)
     }
   }

@@ -88,6 +88,10 @@ import Testing
       "'--corpus' and '--url' cannot be used together"
     ),
     (["--timeout", "1s", "q"], "'--timeout' only applies to '--url'"),
+    (
+      ["--url", "http://h/{query}", "--clock", "virtual", "q"],
+      "'--url' cannot be used with '--clock virtual': network time is not virtual"
+    ),
   ])
   func backendOptionsMustFitTogether(arguments: [String], message: String) throws {
     let invocation = try searchInvocation(arguments)
@@ -112,10 +116,6 @@ import Testing
     let slowed = try SearchSource(
       try searchInvocation(["--url", "http://h/{query}", "--latency", "1s", "q"]))
     #expect(slowed.latency.latency == .seconds(1))
-  }
-
-  @Test func theCommandTableStaysSound() {
-    #expect(CommandTable.program.problems() == [])
   }
 }
 

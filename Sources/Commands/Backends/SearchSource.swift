@@ -34,6 +34,11 @@ package struct SearchSource: Sendable {
       throw UsageError.invalidValue("'--timeout' only applies to '--url'", command: "search")
     }
     if let url {
+      if invocation.string("clock") == "virtual" {
+        throw UsageError.invalidValue(
+          "'--url' cannot be used with '--clock virtual': network time is not virtual",
+          command: "search")
+      }
       backend = .url(
         try SearchURLTemplate(url), timeout: invocation.duration("timeout") ?? .seconds(10))
     } else if let corpus {
