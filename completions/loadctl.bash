@@ -44,7 +44,7 @@ _loadctl() {
       if [[ $cur == -* ]]; then
         _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --version --help -h"
       else
-        _loadctl_reply "profile help completions"
+        _loadctl_reply "profile search help completions"
       fi
       ;;
     profile)
@@ -57,6 +57,16 @@ _loadctl() {
         _loadctl_reply "--latency --fail --file --url --timeout --retries --backoff --input --json --no-color --quiet -q --clock --trace --timeline --help -h"
       fi
       ;;
+    search)
+      case "$opt" in
+        --type|--keystroke|--debounce|--limit|--url|--timeout|--latency|--jitter|--seed) return ;;
+        --input|--corpus|--trace) _loadctl_files; return ;;
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+      esac
+      if [[ $cur == -* ]]; then
+        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --url --timeout --latency --jitter --seed --json --no-color --quiet -q --clock --trace --timeline --help -h"
+      fi
+      ;;
     help)
       case "$opt" in
         --clock) _loadctl_reply "continuous virtual"; return ;;
@@ -65,7 +75,7 @@ _loadctl() {
       if [[ $cur == -* ]]; then
         _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
       else
-        _loadctl_reply "profile help completions"
+        _loadctl_reply "profile search help completions"
       fi
       ;;
     completions)
