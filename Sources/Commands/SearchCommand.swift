@@ -66,7 +66,9 @@ package enum SearchCommand {
         ("mode", naive ? "naive" : "latest"),
         ("debounce_ms", naive ? .null : .double(EventOutput.milliseconds(debounce))),
       ] + source.options + queries.options
-    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+    await CommandRuntime.run(
+      invocation, options: options, environment: environment, loading: [SearchFlow.requestName]
+    ) { context in
       let flow = SearchFlow(
         fetch: source.fetcher(clock: context.clock), clock: context.clock, debounce: debounce,
         naive: naive)

@@ -59,7 +59,8 @@ import Testing
       ])
     let changed = try #require(events.all(action: "query_changed").dropFirst().first)
     let cancelled = try #require(events.first(event: "request_cancelled"))
-    #expect(cancelled.integer("seq") == (changed.seq ?? 0) + 2)  // after effect_queued
+    // Right after the change: effect_queued (the new debounce waits), effect_finished, this.
+    #expect(cancelled.integer("seq") == (changed.seq ?? 0) + 3)
     #expect(try #require(changed.elapsedMilliseconds) >= 1_000)
     #expect(events.end?.string(at: "state.state") == "idle")
   }

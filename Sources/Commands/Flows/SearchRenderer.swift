@@ -16,15 +16,17 @@ package struct SearchCounts: Sendable, Equatable {
   }
 }
 
-/// Prints the search flow's events: transitions (a response says whether it is `stale`), a
-/// `request_started` / `request_cancelled` / `request_finished` event for each request effect,
-/// and everything else (ignored actions, the debounce effect's lifetime) as ``StoreRenderer`` does.
+/// Prints the search flow's events: transitions (a response says whether it is `stale`), every
+/// effect's lifetime as ``StoreRenderer`` does (traces, timelines and the spinner read those), and
+/// after a request effect's `effect_started` / `effect_finished` a `request_started`,
+/// `request_cancelled` or `request_finished` event that names the request's query.
 ///
 /// A request effect is registered by the transition just before its `effectStarted` or
 /// `effectQueued` (the store reports a transition, then registers the effects it returned), and
 /// that transition's state is `searching` the request's query: so the renderer learns each
 /// request's query without the flow printing anything. A request cancelled while still queued
-/// never started, so it stays a plain `effect_finished`. It only observes; the counts it keeps are for the `end` event.
+/// never started, so it gets no `request_*` event. The renderer only observes; its counts are for
+/// the `end` event.
 package final class SearchRenderer: Sendable {
   private struct Flight {
     var request: SearchRequest
@@ -69,9 +71,11 @@ package final class SearchRenderer: Sendable {
       }
       base.render(event)
     case .effectStarted(let info) where info.name == SearchFlow.requestName:
-      if !started(info) { base.render(event) }
+      base.render(event)
+      started(info)
     case .effectFinished(let info, let outcome) where info.name == SearchFlow.requestName:
-      if !finished(info, outcome) { base.render(event) }
+      base.render(event)
+      finished(info, outcome)
     default:
       base.render(event)
     }
@@ -104,8 +108,8 @@ package final class SearchRenderer: Sendable {
     return stale ? "\(style.red("STALE"))  \(text)" : text
   }
 
-  /// Prints `request_started`; `false` when the request's query is unknown.
-  private func started(_ info: EffectInfo) -> Bool {
+  /// Prints `request_started` after the effect's own `effect_started`.
+  private func started(_ info: EffectInfo) {
     let now = elapsed()
     let request: SearchRequest? = book.withLock { book in
       guard let request = book.queued.removeValue(forKey: info.serial) ?? book.next.take() else {
@@ -115,15 +119,14 @@ package final class SearchRenderer: Sendable {
       book.counts.started += 1
       return request
     }
-    guard let request else { return false }
+    guard let request else { return }
     output.emit(
       "request_started", fields(request, info),
       text: output.style.dim("request \(quoted(request.query)) started"))
-    return true
   }
 
-  /// Prints `request_cancelled` or `request_finished`; `false` for an unknown request.
-  private func finished(_ info: EffectInfo, _ outcome: EffectOutcome) -> Bool {
+  /// Prints `request_cancelled` or `request_finished`, unless the request never started.
+  private func finished(_ info: EffectInfo, _ outcome: EffectOutcome) {
     let now = elapsed()
     let flight: Flight? = book.withLock { book in
       book.queued[info.serial] = nil
@@ -131,7 +134,7 @@ package final class SearchRenderer: Sendable {
       if outcome == .cancelled { book.counts.cancelled += 1 } else { book.counts.finished += 1 }
       return flight
     }
-    guard let flight else { return false }
+    guard let flight else { return }
     let took = now - flight.startedAt
     let milliseconds = EventOutput.milliseconds(took)
     var fields = fields(flight.request, info) + [("duration_ms", .double(milliseconds))]
@@ -149,7 +152,6 @@ package final class SearchRenderer: Sendable {
       output.emit(
         "request_finished", fields, text: output.style.dim("\(what) failed after \(ms)"))
     }
-    return true
   }
 
   private func fields(_ request: SearchRequest, _ info: EffectInfo) -> [(String, JSONValue)] {
