@@ -14,12 +14,6 @@ package struct SearchSource: Sendable {
   /// The most results kept from each answer.
   package let limit: Int
 
-  package init(backend: Backend, latency: SearchLatency, limit: Int) {
-    self.backend = backend
-    self.latency = latency
-    self.limit = limit
-  }
-
   /// Picks and validates the backend and the delay from the options.
   /// - Throws: `UsageError` for conflicting or invalid options, `InputFile.Failure` for a corpus
   ///   file that cannot be used (exit 65).
