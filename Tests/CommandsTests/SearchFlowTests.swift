@@ -32,6 +32,14 @@ final class FakeSearchBackend: Sendable {
 
   func hits(_ query: String) -> SearchHits { Self.corpus.search(query, limit: 10) }
 
+  /// The response the backend gives for `query`, typed as change number `revision`.
+  func answer(_ query: String, _ revision: Int) -> SearchAction {
+    .response(query: query, revision: revision, result: .success(hits(query)))
+  }
+
+  /// The phase that shows the results for `query`.
+  func results(_ query: String) -> SearchPhase { .results(query: query, hits: hits(query)) }
+
   /// A store running the search flow against this backend.
   func store(debounce: Duration = .milliseconds(300), naive: Bool = false)
     -> TestStore<SearchState, SearchAction>
@@ -80,8 +88,8 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
       $0.phase = .searching(query: "sw")
     }
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     #expect(backend.asked == ["sw"])
@@ -112,8 +120,8 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
       $0.phase = .searching(query: "swi")
     }
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "swi", revision: 2, result: .success(backend.hits("swi")))) {
-      $0.phase = .results(query: "swi", hits: backend.hits("swi"))
+    try store.receive(backend.answer("swi", 2)) {
+      $0.phase = backend.results("swi")
       $0.newestShown = 2
     }
     #expect(backend.asked == ["sw", "swi"])
@@ -133,13 +141,13 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
       $0 = searchState(.searching(query: "sw"), query: "sw", revision: 2)
     }
     backend.clock.advance(by: .milliseconds(100))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     #expect(backend.clock.run())
     #expect(endings(store) == ["request#1 cancelled", "request#2 finished"])
-    #expect(store.state.phase == .results(query: "sw", hits: backend.hits("sw")))
+    #expect(store.state.phase == backend.results("sw"))
     try store.finish()
   }
 
@@ -154,11 +162,11 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
     }
     // As if the cancelled request for "s" had answered anyway.
     try store.sendIgnored(
-      .response(query: "s", revision: 1, result: .success(backend.hits("s"))),
+      backend.answer("s", 1),
       reason: "response for an older query")
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     try store.sendIgnored(
@@ -206,8 +214,8 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
       $0.phase = .searching(query: "sw")
     }
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "sw", revision: 1, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 1)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 1
     }
     try store.finish()

@@ -20,18 +20,18 @@ import Testing
     }
     #expect(store.inFlight.map(\.label) == ["request", "request", "request"])
     backend.clock.advance(by: .milliseconds(100))
-    try store.receive(.response(query: "s", revision: 1, result: .success(backend.hits("s")))) {
-      $0.phase = .results(query: "s", hits: backend.hits("s"))
+    try store.receive(backend.answer("s", 1)) {
+      $0.phase = backend.results("s")
       $0.newestShown = 1
     }
     backend.clock.advance(by: .milliseconds(50))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     backend.clock.advance(by: .milliseconds(50))
-    try store.receive(.response(query: "swa", revision: 3, result: .success(backend.hits("swa")))) {
-      $0.phase = .results(query: "swa", hits: backend.hits("swa"))
+    try store.receive(backend.answer("swa", 3)) {
+      $0.phase = backend.results("swa")
       $0.newestShown = 3
     }
     #expect(backend.asked == ["s", "sw", "swa"])
@@ -51,14 +51,14 @@ import Testing
       $0 = searchState(.searching(query: "sw"), query: "sw", revision: 2)
     }
     backend.clock.advance(by: .milliseconds(100))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     backend.clock.advance(by: .milliseconds(150))
     // The race: "s" lands last and overwrites the results of the newer "sw".
-    try store.receive(.response(query: "s", revision: 1, result: .success(backend.hits("s")))) {
-      $0.phase = .results(query: "s", hits: backend.hits("s"))
+    try store.receive(backend.answer("s", 1)) {
+      $0.phase = backend.results("s")
       $0.stale = true
     }
     #expect(store.state.query == "sw")
@@ -76,13 +76,13 @@ import Testing
       $0 = searchState(.searching(query: "sw"), query: "sw", revision: 2)
     }
     backend.clock.advance(by: .milliseconds(100))
-    try store.receive(.response(query: "s", revision: 1, result: .success(backend.hits("s")))) {
-      $0.phase = .results(query: "s", hits: backend.hits("s"))
+    try store.receive(backend.answer("s", 1)) {
+      $0.phase = backend.results("s")
       $0.newestShown = 1
     }
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     try store.finish()
@@ -103,18 +103,18 @@ import Testing
       $0 = searchState(.searching(query: "swa"), query: "swa", revision: 3)
     }
     backend.clock.advance(by: .milliseconds(100))
-    try store.receive(.response(query: "sw", revision: 2, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 2)) {
+      $0.phase = backend.results("sw")
       $0.newestShown = 2
     }
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "s", revision: 1, result: .success(backend.hits("s")))) {
-      $0.phase = .results(query: "s", hits: backend.hits("s"))
+    try store.receive(backend.answer("s", 1)) {
+      $0.phase = backend.results("s")
       $0.stale = true
     }
     backend.clock.advance(by: .milliseconds(100))
-    try store.receive(.response(query: "swa", revision: 3, result: .success(backend.hits("swa")))) {
-      $0.phase = .results(query: "swa", hits: backend.hits("swa"))
+    try store.receive(backend.answer("swa", 3)) {
+      $0.phase = backend.results("swa")
       $0.newestShown = 3
       $0.stale = false
     }
@@ -132,8 +132,8 @@ import Testing
     }
     #expect(store.inFlight.map(\.label) == ["request"])
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "sw", revision: 1, result: .success(backend.hits("sw")))) {
-      $0.phase = .results(query: "sw", hits: backend.hits("sw"))
+    try store.receive(backend.answer("sw", 1)) {
+      $0.phase = backend.results("sw")
       $0.stale = true
     }
     #expect(backend.asked == ["sw"])
@@ -151,9 +151,8 @@ import Testing
     }
     #expect(backend.asked == ["task"])
     backend.clock.advance(by: .milliseconds(200))
-    try store.receive(.response(query: "task", revision: 1, result: .success(backend.hits("task"))))
-    {
-      $0.phase = .results(query: "task", hits: backend.hits("task"))
+    try store.receive(backend.answer("task", 1)) {
+      $0.phase = backend.results("task")
       $0.newestShown = 1
     }
     try store.finish()
