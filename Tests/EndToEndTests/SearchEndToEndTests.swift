@@ -93,6 +93,37 @@ import Testing
     }
   }
 
+  @Test func onVirtualTimeTheRaceReplaysByteForByte() async throws {
+    let arguments = [
+      "search", "--naive", "--clock", "virtual", "--input", "-", "--latency", "0", "--jitter",
+      "1s", "--seed", "23", "--limit", "2",
+    ]
+    let first = try await LoadctlProcess.run(arguments, stdin: .text("s\nsw\nswi\n"))
+    let second = try await LoadctlProcess.run(arguments, stdin: .text("s\nsw\nswi\n"))
+    #expect(first.termination == .exited(0))
+    #expect(first.stdout == second.stdout)
+    #expect(
+      first.stdout == [
+        #"  0.000s  search  typed "s"  idle → searching "s""#,
+        #"  0.000s  search  request "s" started"#,
+        #"  0.000s  search  typed "sw"  searching "s" → searching "sw""#,
+        #"  0.000s  search  request "sw" started"#,
+        #"  0.000s  search  typed "swi"  searching "sw" → searching "swi""#,
+        #"  0.000s  search  request "swi" started"#,
+        #"  0.016s  search  response "swi"  searching "swi" → results "swi" (2 of 33): "#
+          + "Swift.abs, Swift.max",
+        #"  0.016s  search  request "swi" finished in 17ms"#,
+        #"  0.598s  search  STALE  response "sw"  results "swi" (2 of 33) → results "sw" "#
+          + "(2 of 34): Swift.abs, Swift.max",
+        #"  0.598s  search  request "sw" finished in 599ms"#,
+        #"  0.909s  search  STALE  response "s"  results "sw" (2 of 34) → results "s" "#
+          + "(2 of 361): Set, Shape",
+        #"  0.909s  search  request "s" finished in 910ms"#,
+        #"  0.909s  search  STALE results "s" (2 of 361): Set, Shape while the box says "swi"  "#
+          + "[3 requests started, 0 cancelled, 2 stale]",
+      ])
+  }
+
   @Test func textOutputShowsResultsRequestsAndStaleMarks() async throws {
     let plain = try await LoadctlProcess.run(["search", "--limit", "2", "task"])
     #expect(plain.termination == .exited(0))
