@@ -9,6 +9,7 @@ enum TimelineRenderer {
   ) -> String {
     let effects = slices.filter { !$0.isSleep }
     guard !effects.isEmpty else { return "timeline: no effects ran\n" }
+    let tracks = tracks.filter { track in effects.contains { $0.track == track } }
     let labels = tracks.map { $0.hasPrefix("effect ") ? String($0.dropFirst(7)) : $0 }
     let labelWidth = min(24, (labels.map(\.count).max() ?? 0) + 1)
     let columns = max(10, width - labelWidth - 2)
@@ -21,12 +22,14 @@ enum TimelineRenderer {
       + formatted(end) + "\n"
     for (track, label) in zip(tracks, labels) {
       var cells = [Character](repeating: " ", count: columns)
-      for slice in effects where slice.track == track {
-        let first = column(slice.start)
-        let last = max(first, column(slice.end))
-        for index in first..<last { cells[index] = "█" }
-        cells[last] = mark(slice.outcome)
+      let mine = effects.filter { $0.track == track }
+      for slice in mine {
+        for index in column(slice.start)..<max(column(slice.start), column(slice.end)) {
+          cells[index] = "█"
+        }
       }
+      // Ends are drawn last, so a restart (one effect ending where the next begins) stays visible.
+      for slice in mine { cells[max(column(slice.start), column(slice.end))] = mark(slice.outcome) }
       let row = pad(String(label.prefix(labelWidth)), labelWidth) + "  " + String(cells)
       out += String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
     }
