@@ -124,6 +124,12 @@ package enum CommandRuntime {
     finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput)
   }
 
+  /// `LOADCTL_TEST_CLEANUP_DELAY`, a duration: see `runRoot`.
+  private static let testCleanupDelay: Duration? = {
+    guard let text = getenv("LOADCTL_TEST_CLEANUP_DELAY") else { return nil }
+    return parseDuration(String(cString: text))
+  }()
+
   /// The event tap that feeds a trace recorder and the spinner, if either is on.
   private static func tap(recorder: TraceRecorder?, spinner: Spinner?)
     -> (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
@@ -154,7 +160,17 @@ package enum CommandRuntime {
         return nil
       }
       let end = await withTaskGroup(of: FlowEnd?.self) { inner in
-        inner.addTask { await body(context) }
+        inner.addTask {
+          let end = await body(context)
+          if shutdown.reason != nil, let delay = testCleanupDelay {
+            // Test-only hook (LOADCTL_TEST_CLEANUP_DELAY): cleanup that is slow on purpose and
+            // ignores cancellation (it blocks), so tests can prove that a second signal, or the
+            // cleanup deadline, does not wait for it.
+            let until = ContinuousClock.now + delay
+            while ContinuousClock.now < until { usleep(10_000) }
+          }
+          return end
+        }
         inner.addTask {
           _ = await shutdown.wait()
           return nil

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// How loadctl stops when it is asked twice, or when its reader goes away.
+@Suite struct ShutdownTests {
+  @Test func secondInterruptDoesNotWaitForSlowCleanup() async throws {
+    let loadctl = try LoadctlProcess.start(
+      ["profile", "--latency", "30s"], environment: ["LOADCTL_TEST_CLEANUP_DELAY": "30s"])
+    try await loadctl.waitForLine(containing: "idle → loading")
+    loadctl.send(signal: SIGINT)
+    try await loadctl.waitForLine(containing: "loading → idle (cancelled)")
+    let second = ContinuousClock.now
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+    let took = ContinuousClock.now - second
+    print("second SIGINT → exit: \(took)")
+    #expect(took < .seconds(5), "the 30 s cleanup was not waited for")
+    #expect(loadctl.stderrText == "interrupted — cancelling (Ctrl-C again to force)\n")
+  }
+
+  @Test func cleanupPastTheDeadlineIsCutShort() async throws {
+    let loadctl = try LoadctlProcess.start(
+      ["profile", "--json", "--latency", "30s"],
+      environment: ["LOADCTL_TEST_CLEANUP_DELAY": "60s"])
+    try await loadctl.waitForLine(where: JSONEvent.matching(["to.state": "loading"]))
+    loadctl.send(signal: SIGTERM)
+    #expect(try await loadctl.waitForExit(timeout: .seconds(20)) == .signaled(SIGTERM))
+    let events = try JSONLines.parse(loadctl.stdoutLines)
+    #expect(
+      events.contains { $0.value(at: "to.state") as? String == "idle" },
+      "the final transition was flushed before the forced exit")
+    #expect(events.last?.event != "end", "cleanup never finished, so no end event")
+  }
+
+  static let streams: [[String]] = [
+    ["profile", "--fail", "x", "--retries", "1000", "--backoff", "1ms", "--latency", "1ms"],
+    ["search", "--type", String(repeating: "swift ", count: 100), "--keystroke", "2ms"],
+  ]
+
+  @Test(arguments: streams)
+  func closedPipeEndsQuietlyAndPromptly(arguments: [String]) async throws {
+    let outcome = try await LoadctlPipeline.run(arguments + ["--json"], into: ["head", "-n", "3"])
+    print(outcome)
+    #expect(outcome.output.count == 3)
+    #expect(outcome.upstream == .signaled(SIGPIPE))
+    #expect(outcome.upstreamStderr.isEmpty)
+    #expect(outcome.upstreamExitDelay < .seconds(2))
+  }
+}
