@@ -3,6 +3,7 @@
 /// Every flow's `--input` shares this grammar: blank lines and `#` comments are skipped; an
 /// optional `+DURATION ` prefix waits that long after the previous line, and `@DURATION ` waits
 /// until that offset from the start of the run, so a script can reproduce a typing rhythm exactly.
+/// A line that is only `+` has no prefix: its body is `+`.
 package struct InputLine: Sendable, Equatable {
   /// When the line applies.
   package enum Timing: Sendable, Equatable {
@@ -25,7 +26,8 @@ package struct InputLine: Sendable, Equatable {
   package static func parse(_ text: String, number: Int) throws(InputError) -> InputLine? {
     let trimmed = text.trimmingSpaces
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
-    guard let first = trimmed.first, first == "+" || first == "@" else {
+    // A lone `+` is a body, not a prefix: it is `counter`'s increment action.
+    guard let first = trimmed.first, first == "+" || first == "@", trimmed != "+" else {
       return InputLine(number: number, timing: .now, body: trimmed)
     }
     let prefix = trimmed.prefix { $0 != " " && $0 != "\t" }
