@@ -8,6 +8,8 @@ package enum CommandTable {
     [(spec: CommandSpec, run: @Sendable (Invocation, [String: String]) async -> Never)] = [
       (ProfileCommand.spec, ProfileCommand.run),
       (SearchCommand.spec, SearchCommand.run),
+      (CounterCommand.spec, CounterCommand.run),
+      (TimerCommand.spec, TimerCommand.run),
     ]
 
   /// The command-line surface.

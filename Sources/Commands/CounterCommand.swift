@@ -1,0 +1,122 @@
+import Core
+
+/// `loadctl counter`: seed 002's counter with a delayed increment, driven by arguments or input.
+package enum CounterCommand {
+  static let policies = ["drop", "latest", "queue", "parallel"]
+
+  package static let spec = CommandSpec(
+    name: "counter",
+    summary: "A counter with a delayed increment: a reducer, an effect and a per-id policy.",
+    discussion: """
+      Applies the actions given as arguments (or read from --input) in order, and ends when they \
+      are done and no delayed increment is pending; then prints the final state. Actions: \
+      + (inc, increment), - (dec, decrement), d (delayed), c (cancel); each may start with \
+      +DURATION (wait after the previous action) or @DURATION (from the start). A delayed \
+      increment sets isLoading at once and increments after --delay; --policy says what another \
+      one does meanwhile: drop (ignored, like a disabled button), latest (restart the delay), \
+      queue (run after it) or parallel (run beside it).
+      """,
+    options: [
+      .value(
+        "delay", .duration, help: "How long a delayed increment waits.", default: "1s"),
+      .value(
+        "policy", .choice(policies), valueName: "POLICY",
+        help: "A delayed increment while one is pending: drop, latest, queue or parallel.",
+        default: "drop"),
+      .value("input", .file, help: "Read actions from FILE (- for stdin), one per line."),
+    ],
+    positionals: [
+      PositionalSpec(
+        name: "action", help: "+, -, d or cancel (also inc, dec, delayed).", isRepeating: true,
+        isOptional: true)
+    ],
+    examples: [
+      "loadctl counter + + - delayed",
+      "loadctl counter --delay 500ms d d '+600ms d'",
+      "loadctl counter --policy parallel --json d d | jq -c '.to // empty'",
+      "printf 'd\\n+300ms d\\n+2s +\\n' | loadctl counter --policy latest --input -",
+    ])
+
+  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+    let actions = invocation.positionals
+    let input = invocation.string("input")
+    if input != nil, !actions.isEmpty {
+      Loadctl.fail(
+        usage: .invalidValue(
+          "give actions as arguments or with '--input', not both", command: spec.name))
+    }
+    if let problem = firstProblem(in: actions) { Loadctl.fail(badInput: problem) }
+    let delay = invocation.duration("delay") ?? .seconds(1)
+    let policy = invocation.string("policy").flatMap(EffectPolicy.init) ?? .drop
+    let inputFD = openInput(input)
+    let options: [(String, JSONValue)] = [
+      ("delay_ms", .double(EventOutput.milliseconds(delay))),
+      ("policy", .string(policy.rawValue)),
+      ("actions", .array(actions.map(JSONValue.string))),
+      ("input", input.map(JSONValue.string) ?? .null),
+    ]
+    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+      let flow = CounterFlow(clock: context.clock, delay: delay, policy: policy)
+      let lines =
+        inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) }
+        ?? LineSource.lines(actions)
+      return await runFlow(flow, lines: lines, context: context)
+    }
+  }
+
+  /// Checks the action arguments before anything runs, so a typo never runs half a script.
+  /// - Returns: The message for the first bad argument, or `nil` when all are fine.
+  static func firstProblem(in actions: [String]) -> String? {
+    for (index, text) in actions.enumerated() {
+      do throws(InputError) {
+        guard let line = try InputLine.parse(text, number: index + 1) else { continue }
+        if case .failure(let error) = CounterAction.parse(line.body) {
+          return "argument \(index + 1): \(error.message)"
+        }
+      } catch {
+        return "argument \(index + 1): \(error.message)"
+      }
+    }
+    return nil
+  }
+
+  /// Opens `--input`, or exits 65 with one clear line.
+  static func openInput(_ path: String?) -> (Int32, Bool)? {
+    guard let path else { return nil }
+    do throws(InputFile.Failure) {
+      return try InputFile.open(path, option: "--input")
+    } catch {
+      Loadctl.fail(badInput: error.message)
+    }
+  }
+
+  /// Runs the flow over `lines` until they are done and nothing is pending.
+  package static func runFlow(
+    _ flow: CounterFlow, lines: AsyncStream<RawLine>, context: RunContext
+  ) async -> FlowEnd {
+    let style = context.output.style
+    let renderer = StoreRenderer<CounterState, CounterAction>(
+      output: context.output,
+      transitionText: { action, from, to in
+        let changes = to.changes(since: from)
+        let text =
+          changes.isEmpty ? style.dim("(no state changes)") : changes.joined(separator: ", ")
+        return "\(style.bold(action.summary))  \(text)"
+      },
+      effectText: { info, phase in
+        let label = "effect \(info.label)#\(info.serial)"
+        switch phase {
+        case "started": return "\(label) started (\(formatDuration(flow.delay)))"
+        case "finished": return nil
+        case "dropped", "queued": return "\(label) \(phase) (\(info.policy?.rawValue ?? "") policy)"
+        default: return "\(label) \(phase)"
+        }
+      })
+    let store = Store(initialState: CounterState(), reducer: flow.reduce)
+    let inputs = context.input(lines, parse: CounterAction.parse)
+    let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
+    return FlowEnd(
+      status: .completed, fields: [("state", result.state.snapshot)],
+      summary: result.state.summary)
+  }
+}

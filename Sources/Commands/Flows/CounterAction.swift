@@ -1,0 +1,61 @@
+import Core
+
+/// What can happen to the counter: seed 002's buttons, its response action, and stopping.
+package enum CounterAction: Sendable, Equatable, ReportableAction {
+  /// The `+` button.
+  case increment
+  /// The `-` button.
+  case decrement
+  /// The "increment after a delay" button: starts an effect on the clock.
+  case delayedIncrement
+  /// Sent by the delayed increment's effect when its delay has passed.
+  case incrementResponse
+  /// Cancels every delayed increment in flight (an input line, not a seed button).
+  case cancel
+  /// The process is stopping (Ctrl-C, SIGTERM): like `cancel`, but never refused.
+  case interrupt
+
+  package var name: String {
+    switch self {
+    case .increment: "increment"
+    case .decrement: "decrement"
+    case .delayedIncrement: "delayed_increment"
+    case .incrementResponse: "increment_response"
+    case .cancel: "cancel"
+    case .interrupt: "interrupt"
+    }
+  }
+
+  /// The Swift case name, as TCA's `_printChanges` would show it.
+  package var summary: String {
+    switch self {
+    case .delayedIncrement: "delayedIncrement"
+    case .incrementResponse: "incrementResponse"
+    default: name
+    }
+  }
+
+  /// The words accepted for each action, in arguments and `--input` lines (any letter case).
+  package static let spellings: [(words: [String], action: CounterAction)] = [
+    (["+", "inc", "increment"], .increment),
+    (["-", "dec", "decrement"], .decrement),
+    (["d", "delayed", "delayed_increment", "delayedincrement"], .delayedIncrement),
+    (["c", "cancel"], .cancel),
+  ]
+
+  /// Parses one action word: `+`/`inc`/`increment`, `-`/`dec`/`decrement`, `d`/`delayed`,
+  /// `c`/`cancel`.
+  package static func parse(_ text: String) -> Result<CounterAction, InputError> {
+    let word = text.lowercased()
+    if let match = spellings.first(where: { $0.words.contains(word) }) {
+      return .success(match.action)
+    }
+    let sentByLoadctl = ["increment_response", "incrementresponse", "interrupt"]
+    let hint =
+      sentByLoadctl.contains(word)
+      ? "'\(text)' is sent by loadctl itself, not by input"
+      : "unknown action '\(text)'"
+    return .failure(
+      InputError(line: 0, message: "\(hint) (expected +, -, d or cancel; or inc, dec, delayed)"))
+  }
+}

@@ -1,0 +1,83 @@
+import Core
+
+/// Seed 002's `CounterFeature` as a pure reducer, with seed 000's `SaveButton` rule on top.
+///
+/// The delayed increment is an effect on the injected clock that sends `incrementResponse`, like
+/// the seed's `.run { send in … }`. What a second delayed increment does while one is pending is
+/// the effect id's ``EffectPolicy``. The reducer mirrors that policy in `inFlight`, so that
+/// `isLoading` is true exactly while a response is still to come:
+///
+/// | policy | second `delayedIncrement` while loading | `inFlight` | responses |
+/// |---|---|---|---|
+/// | `drop` | `ignored` (the disabled button) and `effect_dropped` | stays 1 | 1 |
+/// | `latest` | cancels the pending one, restarts the delay | stays 1 | 1 |
+/// | `queue` | waits until the pending ones have landed | +1 | one per tap, a delay apart |
+/// | `parallel` | runs beside the pending ones | +1 | one per tap |
+package struct CounterFlow: Sendable {
+  package let clock: any Clock<Duration>
+  /// How long the delayed increment waits (the seed's one second).
+  package let delay: Duration
+  /// The delayed increment's effect policy.
+  package let policy: EffectPolicy
+
+  package static let delayedID: EffectID = "delayed_increment"
+
+  package init(clock: any Clock<Duration>, delay: Duration = .seconds(1), policy: EffectPolicy) {
+    self.clock = clock
+    self.delay = delay
+    self.policy = policy
+  }
+
+  package func reduce(_ state: inout CounterState, _ action: CounterAction) -> Effect<CounterAction>
+  {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .decrement:
+      state.count -= 1
+      return .none
+    case .delayedIncrement:
+      return delayedIncrement(&state)
+    case .incrementResponse:
+      state.count += 1
+      state.inFlight = max(0, state.inFlight - 1)
+      return .none
+    case .cancel, .interrupt:
+      guard state.inFlight > 0 else {
+        return action == .cancel ? .ignored("no delayed increment in flight") : .none
+      }
+      state.inFlight = 0
+      return .cancel(id: Self.delayedID)
+    }
+  }
+
+  private func delayedIncrement(_ state: inout CounterState) -> Effect<CounterAction> {
+    switch policy {
+    case .drop:
+      // The disabled button: refused while loading. The effect still goes to the id so the
+      // runtime's own `drop` is visible too (it always agrees: a pending response means a
+      // running effect).
+      if state.isLoading { return .merge(.ignored("already loading"), delayedEffect()) }
+      state.inFlight = 1
+      // An effect that already sent its response is still running for a moment (it has yet to
+      // return), and `drop` would refuse a new one then, leaving `isLoading` on for good. The
+      // reducer knows that effect is done, so it releases the id first; when nothing is
+      // unwinding this cancels nothing.
+      return .merge(.cancel(id: Self.delayedID), delayedEffect())
+    case .latest:
+      state.inFlight = 1
+    case .queue, .parallel:
+      state.inFlight += 1
+    }
+    return delayedEffect()
+  }
+
+  private func delayedEffect() -> Effect<CounterAction> {
+    .run(name: "delayed_increment") { [clock, delay] send in
+      try await clock.sleep(for: delay)
+      send(.incrementResponse)
+    }
+    .cancellable(id: Self.delayedID, policy: policy)
+  }
+}

@@ -1,0 +1,154 @@
+import Core
+
+/// One `loadctl timer` run: the store, its renderer, the `--duration` deadline, and the tick
+/// numbers `end` reports.
+///
+/// `--duration` is a sibling of the store's run in one task group: when its sleep on the run's
+/// clock ends first, cancelling the group makes the store apply `stop` (its `onCancel`), exactly
+/// like Ctrl-C, so the deadline needs no action of its own and leaves nothing running.
+package struct TimerRun: Sendable {
+  let flow: TimerFlow
+  let context: RunContext
+
+  package init(flow: TimerFlow, context: RunContext) {
+    self.flow = flow
+    self.context = context
+  }
+
+  /// What ended the run, for `end`'s `ended_by`.
+  package enum EndedBy: String, Sendable {
+    /// `ticks` reached `--ticks`.
+    case ticks
+    /// `--duration` elapsed.
+    case duration
+    /// The input ended with the timer stopped.
+    case input
+    /// A signal (or a closed stdout) cancelled the run.
+    case cancelled
+  }
+
+  /// The tick numbers of a run.
+  package struct Stats: Sendable, Equatable {
+    /// `tick` actions applied.
+    package var received = 0
+    /// Deadlines skipped because a tick was more than an interval late.
+    package var missed = 0
+    /// The last applied tick's lateness.
+    package var finalLateness: Duration?
+    /// The largest lateness of any applied tick.
+    package var maxLateness: Duration?
+
+    package init() {}
+
+    mutating func record(_ tick: TimerAction.Tick) {
+      received += 1
+      missed += tick.missed
+      finalLateness = tick.lateness
+      maxLateness = max(maxLateness ?? tick.lateness, tick.lateness)
+    }
+  }
+
+  private enum Outcome: Sendable {
+    case store(StoreResult<TimerState>, Stats)
+    case deadline
+    case none
+  }
+
+  /// Runs until the tick limit, the deadline, the end of input with the timer stopped, or
+  /// cancellation.
+  package func run(paused: Bool, duration: Duration?, lines: AsyncStream<RawLine>?) async
+    -> FlowEnd
+  {
+    let (result, stats, deadline) = await withTaskGroup(of: Outcome.self) { group in
+      group.addTask { await runStore(paused: paused, lines: lines) }
+      if let duration {
+        // The timer starts a moment after the run, so its tick due at `duration` comes a
+        // fraction of a millisecond after it; the grace lets that tick land, so `--duration 3s`
+        // shows 00:03 rather than ending one tick short by a hair.
+        let grace = min(flow.interval / 2, .milliseconds(10))
+        group.addTask { [clock = context.clock] in
+          do {
+            try await clock.sleep(for: duration + grace)
+            return .deadline
+          } catch {
+            return .none
+          }
+        }
+      }
+      var stored: (StoreResult<TimerState>, Stats)?
+      var deadline = false
+      for await outcome in group {
+        switch outcome {
+        case .store(let result, let stats): stored = (result, stats)
+        case .deadline: deadline = true
+        case .none: break
+        }
+        group.cancelAll()
+      }
+      return (stored?.0, stored?.1 ?? Stats(), deadline)
+    }
+    let endedBy: EndedBy =
+      switch result?.reason {
+      case .finished: .ticks
+      case .idle: .input
+      case .cancelled, nil: deadline ? .duration : .cancelled
+      }
+    return end(result?.state ?? TimerState(), stats: stats, endedBy: endedBy)
+  }
+
+  private func runStore(paused: Bool, lines: AsyncStream<RawLine>?) async -> Outcome {
+    let store = Store(initialState: TimerState(), reducer: flow.reduce)
+    let inputs = Prepended(
+      paused ? [] : [.start], then: lines.map { context.input($0, parse: TimerAction.parse) })
+    let renderer = makeRenderer()
+    var stats = Stats()
+    let result = await store.run(inputs: inputs, onCancel: .stop) { event in
+      if case .transition(.tick(let tick), _, _, _) = event { stats.record(tick) }
+      renderer.render(event)
+    }
+    return .store(result, stats)
+  }
+
+  private func makeRenderer() -> StoreRenderer<TimerState, TimerAction> {
+    let style = context.output.style
+    let dial = TimerDial(interval: flow.interval)
+    let every = formatDuration(flow.interval)
+    return StoreRenderer(
+      output: context.output,
+      transitionText: { action, from, to in
+        let changes = to.changes(since: from)
+        let text =
+          changes.isEmpty ? style.dim("(no state changes)") : changes.joined(separator: ", ")
+        return "\(dial.render(to))  \(style.bold(action.name))  \(text)"
+      },
+      effectText: { info, phase in
+        let label = "\(info.label)#\(info.serial)"
+        switch phase {
+        case "started": return "\(label) started (every \(every))"
+        case "queued": return "\(label) waits for the old timer to end (latest policy)"
+        case "finished": return nil
+        default: return "\(label) \(phase)"
+        }
+      })
+  }
+
+  private func end(_ state: TimerState, stats: Stats, endedBy: EndedBy) -> FlowEnd {
+    let millis: (Duration?) -> JSONValue = {
+      $0.map { .double(EventOutput.milliseconds($0)) } ?? .null
+    }
+    let fields: [(String, JSONValue)] = [
+      ("state", state.snapshot),
+      ("ended_by", .string(endedBy.rawValue)),
+      ("ticks_received", .int(stats.received)),
+      ("missed_ticks", .int(stats.missed)),
+      ("final_lateness_ms", millis(stats.finalLateness)),
+      ("max_lateness_ms", millis(stats.maxLateness)),
+    ]
+    let noun = state.ticks == 1 ? "tick" : "ticks"
+    var summary = "\(TimerDial(interval: flow.interval).render(state))  \(state.ticks) \(noun)"
+    if let late = stats.finalLateness {
+      summary += ", final tick \(EventOutput.milliseconds(late)) ms late"
+    }
+    return FlowEnd(status: .completed, fields: fields, summary: summary)
+  }
+}
