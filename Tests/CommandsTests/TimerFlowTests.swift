@@ -114,11 +114,22 @@ private func effects(_ store: TestStore<TimerState, TimerAction>) -> [String] {
   }
 
   @Test func missedDeadlinesStillCountAsElapsedTicks() throws {
-    let store = makeStore(tickLimit: 5)
+    let store = makeStore()
     try store.send(.tick(TimerAction.Tick(missed: 2, lateness: .milliseconds(3)))) {
       $0.ticks = 3
     }
     try store.send(.tick(TimerAction.Tick(missed: 3))) { $0.ticks = 7 }
+    try store.finish()
+  }
+
+  @Test func skippedDeadlinesNeverCarryTheCountPastTheLimit() throws {
+    let store = makeStore(tickLimit: 5)
+    try store.send(.start) { $0.isTimerActive = true }
+    try store.send(.tick(TimerAction.Tick(missed: 3))) { $0.ticks = 4 }
+    try store.send(.tick(TimerAction.Tick(missed: 2))) {
+      $0.ticks = 5
+      $0.isTimerActive = false
+    }
     try store.finish()
   }
 

