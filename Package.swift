@@ -12,6 +12,8 @@ let package = Package(
     .target(name: "Core"),
     .target(name: "Commands", dependencies: ["Core"]),
     .executableTarget(name: "loadctl", dependencies: ["Commands"]),
+    // The naive `Task.sleep` timer that scripts/bench-timer.sh compares `loadctl timer` with.
+    .executableTarget(name: "NaiveTimer", path: "Benchmarks/NaiveTimer"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "CommandsTests", dependencies: ["Commands", "Core"]),
     .testTarget(
