@@ -21,7 +21,7 @@ package enum CounterCommand {
         "delay", .duration, help: "How long a delayed increment waits.", default: "1s"),
       .value(
         "policy", .choice(policies), valueName: "POLICY",
-        help: "A delayed increment while one is pending: drop, latest, queue or parallel.",
+        help: "What a delayed increment does while another one is pending.",
         default: "drop"),
       .value("input", .file, help: "Read actions from FILE (- for stdin), one per line."),
     ],

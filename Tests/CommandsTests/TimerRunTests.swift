@@ -112,7 +112,7 @@ private final class TimerHarness: Sendable {
     let harness = TimerHarness()
     let end = await harness.run(lines: ["+2500ms stop", "+1s reset"])
     #expect(end.fields.first { $0.0 == "ended_by" }?.1 == "input")
-    #expect(end.summary == "■ 00:00 ▕               ▏  0 ticks, final tick 0.0 ms late")
+    #expect(end.summary == "■ 00:00 ▕               ▏  0 ticks")
     #expect(harness.clock.now.offset == .milliseconds(3500))
   }
 

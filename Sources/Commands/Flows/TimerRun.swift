@@ -146,7 +146,8 @@ package struct TimerRun: Sendable {
     ]
     let noun = state.ticks == 1 ? "tick" : "ticks"
     var summary = "\(TimerDial(interval: flow.interval).render(state))  \(state.ticks) \(noun)"
-    if let late = stats.finalLateness {
+    // After a reset to zero, "0 ticks, final tick … late" would read as a contradiction.
+    if let late = stats.finalLateness, state.ticks > 0 {
       summary += ", final tick \(EventOutput.milliseconds(late)) ms late"
     }
     return FlowEnd(status: .completed, fields: fields, summary: summary)
