@@ -14,7 +14,8 @@ package enum CounterCommand {
       +DURATION (wait after the previous action) or @DURATION (from the start). A delayed \
       increment sets isLoading at once and increments after --delay; --policy says what another \
       one does meanwhile: drop (ignored, like a disabled button), latest (restart the delay), \
-      queue (run after it) or parallel (run beside it).
+      queue (run after it) or parallel (run beside it). With no actions and a terminal on \
+      stdin, the keys + - d c are the buttons, and q quits.
       """,
     options: [
       .value(
@@ -55,11 +56,13 @@ package enum CounterCommand {
       ("actions", .array(actions.map(JSONValue.string))),
       ("input", input.map(JSONValue.string) ?? .null),
     ]
-    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+    await CommandRuntime.run(
+      invocation, options: options, environment: environment, loading: [CounterFlow.effectName]
+    ) { context in
       let flow = CounterFlow(clock: context.clock, delay: delay, policy: policy)
       let lines =
-        inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) }
-        ?? LineSource.lines(actions)
+        inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
+        ?? (actions.isEmpty ? nil : LineSource.lines(actions))
       return await runFlow(flow, lines: lines, context: context)
     }
   }
@@ -90,9 +93,26 @@ package enum CounterCommand {
     }
   }
 
-  /// Runs the flow over `lines` until they are done and nothing is pending.
+  /// Where actions come from: argument or input lines; else keys at a terminal; else none.
+  static func input(lines: AsyncStream<RawLine>?, context: RunContext) -> AnyInput<CounterAction>? {
+    if let lines { return AnyInput(context.input(lines, parse: CounterAction.parse)) }
+    let legend = "keys: + increment · - decrement · d delayed increment · c cancel · q quit"
+    let keys = context.terminal.keyActions(legend: legend) { key -> KeyResult<CounterAction> in
+      switch key {
+      case .character("+"), .character("="): .action(.increment)
+      case .character("-"): .action(.decrement)
+      case .character("d"): .action(.delayedIncrement)
+      case .character("c"): .action(.cancel)
+      case .character("q"), .escape: .quit
+      default: .ignore
+      }
+    }
+    return keys.map { AnyInput($0) }
+  }
+
+  /// Runs the flow over its input until it is done and nothing is pending.
   package static func runFlow(
-    _ flow: CounterFlow, lines: AsyncStream<RawLine>, context: RunContext
+    _ flow: CounterFlow, lines: AsyncStream<RawLine>?, context: RunContext
   ) async -> FlowEnd {
     let style = context.output.style
     let renderer = StoreRenderer<CounterState, CounterAction>(
@@ -113,7 +133,7 @@ package enum CounterCommand {
         }
       })
     let store = Store(initialState: CounterState(), reducer: flow.reduce)
-    let inputs = context.input(lines, parse: CounterAction.parse)
+    let inputs = Prepended([], then: input(lines: lines, context: context))
     let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     return FlowEnd(
       status: .completed, fields: [("state", result.state.snapshot)],

@@ -1,5 +1,11 @@
 import Core
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `loadctl timer`: seed 003's timer, started at once, stopped by a tick limit, a duration,
 /// input lines or Ctrl-C.
 package enum TimerCommand {
@@ -11,14 +17,15 @@ package enum TimerCommand {
       60-step dial. Ends after --ticks ticks or --duration, when the input has ended and the \
       timer is stopped, or on Ctrl-C, which stops the timer and prints the last state. Input \
       lines: toggle (t), start (s), stop (p), reset (r), each optionally prefixed with \
-      +DURATION (wait after the previous line) or @DURATION (from the start). Turning the timer \
-      on again waits until the old timer effect has ended: never two timers ticking.
+      +DURATION (wait after the previous line) or @DURATION (from the start); at a terminal \
+      without --input, the keys space (toggle), s, p, r and q (quit). Turning the timer on again \
+      waits until the old timer effect has ended: never two timers ticking.
       """,
     options: [
       .value("interval", .duration, help: "Time between ticks.", default: "1s"),
       .value("ticks", .positiveInt, help: "End when the tick count reaches N."),
       .value("duration", .duration, help: "End after DURATION, running or not."),
-      .flag("paused", help: "Start stopped; needs --input to start it."),
+      .flag("paused", help: "Start stopped, for --input or keys to start."),
       .value(
         "input", .file, help: "Read actions (toggle, start, stop, reset) from FILE, or - for stdin."
       ),
@@ -49,7 +56,7 @@ package enum TimerCommand {
     ]
     await CommandRuntime.run(invocation, options: options, environment: environment) { context in
       let flow = TimerFlow(clock: context.clock, interval: interval, tickLimit: tickLimit)
-      let lines = inputFD.map { LineSource.lines(fd: $0.0, closeWhenDone: $0.1) }
+      let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await TimerRun(flow: flow, context: context).run(
         paused: paused, duration: duration, lines: lines)
     }
@@ -62,8 +69,10 @@ package enum TimerCommand {
       let text = invocation.string(name) ?? "0"
       return "invalid value '\(text)' for '--\(name)' (must be more than 0)"
     }
-    if invocation.flag("paused"), invocation.string("input") == nil {
-      return "'--paused' needs '--input': nothing else could start the timer"
+    // Keys can start a paused timer only at a terminal on real time (see TerminalSession).
+    let keys = isatty(0) == 1 && invocation.string("clock") != "virtual"
+    if invocation.flag("paused"), invocation.string("input") == nil, !keys {
+      return "'--paused' needs '--input' or a terminal: nothing else could start the timer"
     }
     return nil
   }

@@ -27,6 +27,14 @@ private func steps(_ events: [JSONEvent]) -> [String] {
   }
 }
 
+/// `250 toggle`, `250 effect_finished#1`: the steps with their (virtual) millisecond.
+private func timed(_ events: [JSONEvent]) -> [String] {
+  events.compactMap { event in
+    let step = steps([event]).first
+    return step.map { "\(Int(event.elapsedMilliseconds ?? -1)) \($0)" }
+  }
+}
+
 @Suite struct TimerEndToEndTests {
   @Test func twentyTicksOfTenMillisecondsEndWithTheFinalLateness() async throws {
     let outcome = try await LoadctlProcess.run(
@@ -67,35 +75,52 @@ private func steps(_ events: [JSONEvent]) -> [String] {
   }
 
   @Test func aTimedScriptTogglesAndNeverRunsTwoTimers() async throws {
+    // On virtual time, so every step lands on its exact millisecond.
+    let outcome = try await LoadctlProcess.run(
+      ["timer", "--json", "--clock", "virtual", "--interval", "100ms", "--input", "-"],
+      stdin: .text("+250ms toggle\n+200ms toggle\n+150ms stop\n"))
+    #expect(outcome.termination == .exited(0))
+    #expect(try await problems(outcome.stdout) == [])
+    let events = try JSONLines.parse(outcome.stdout)
+    #expect(
+      timed(events) == [
+        "0 start", "0 effect_started#1", "100 tick", "200 tick", "250 toggle",
+        "250 effect_finished#1", "450 toggle", "450 effect_started#2", "550 tick", "600 stop",
+        "600 effect_finished#2",
+      ])
+    #expect(events.last?.value(at: "state.ticks") as? Int == 3)
+    #expect(events.last?.string("ended_by") == "input")
+  }
+
+  @Test func aTimedScriptOnRealTimeKeepsItsOrder() async throws {
     // Ticks at 100 and 200 ms; off at 250; on again at 450 (tick at 550); stop at 600.
     let outcome = try await LoadctlProcess.run(
       ["timer", "--json", "--interval", "100ms", "--input", "-"],
       stdin: .text("+250ms toggle\n+200ms toggle\n+150ms stop\n"))
     #expect(outcome.termination == .exited(0))
     #expect(try await problems(outcome.stdout) == [])
-    let events = try JSONLines.parse(outcome.stdout)
-    #expect(
-      steps(events) == [
-        "start", "effect_started#1", "tick", "tick", "toggle", "effect_finished#1", "toggle",
-        "effect_started#2", "tick", "stop", "effect_finished#2",
-      ])
-    #expect(events.last?.value(at: "state.ticks") as? Int == 3)
-    #expect(events.last?.string("ended_by") == "input")
+    let order = steps(try JSONLines.parse(outcome.stdout))
+    let oldEnded = try #require(order.firstIndex(of: "effect_finished#1"))
+    let newStarted = try #require(order.firstIndex(of: "effect_started#2"))
+    #expect(oldEnded < newStarted)
+    #expect(order.suffix(2) == ["stop", "effect_finished#2"])
   }
 
   @Test func toggleToggleToggleAtOnceLeavesOneTimerTicking() async throws {
     let outcome = try await LoadctlProcess.run(
-      ["timer", "--json", "--paused", "--interval", "100ms", "--input", "-"],
+      [
+        "timer", "--json", "--clock", "virtual", "--paused", "--interval", "100ms", "--input", "-",
+      ],
       stdin: .text("toggle\ntoggle\ntoggle\n+250ms stop\n"))
     #expect(outcome.termination == .exited(0))
     #expect(try await problems(outcome.stdout) == [])
     let events = try JSONLines.parse(outcome.stdout)
-    let order = steps(events)
-    let oldEnded = try #require(order.firstIndex(of: "effect_finished#1"))
-    let newStarted = try #require(order.firstIndex(of: "effect_started#2"))
-    #expect(oldEnded < newStarted)
-    #expect(order.filter { $0 == "tick" }.count == 2)
-    #expect(order.suffix(2) == ["stop", "effect_finished#2"])
+    #expect(
+      timed(events) == [
+        "0 toggle", "0 effect_started#1", "0 toggle", "0 toggle", "0 effect_queued#2",
+        "0 effect_finished#1", "0 effect_started#2", "100 tick", "200 tick", "250 stop",
+        "250 effect_finished#2",
+      ])
     #expect(events.last?.value(at: "state.ticks") as? Int == 2)
   }
 
@@ -117,17 +142,42 @@ private func steps(_ events: [JSONEvent]) -> [String] {
     #expect(loadctl.leftoverProcesses() == [])
   }
 
-  @Test func theDurationStopsTheRun() async throws {
+  @Test func theDurationStopsTheRunLikeCtrlC() async throws {
     let outcome = try await LoadctlProcess.run(
-      ["timer", "--json", "--interval", "50ms", "--duration", "300ms"])
+      ["timer", "--json", "--clock", "virtual", "--interval", "50ms", "--duration", "300ms"])
     #expect(outcome.termination == .exited(0))
     #expect(try await problems(outcome.stdout) == [])
     let events = try JSONLines.parse(outcome.stdout)
-    #expect(steps(events).suffix(2) == ["stop", "effect_finished#1"])
+    // The tick due at 300 ms lands; the run ends 10 ms later (the grace for that tick).
+    #expect(timed(events).suffix(3) == ["300 tick", "310 stop", "310 effect_finished#1"])
     let end = try #require(events.last)
     #expect(end.string("ended_by") == "duration")
-    // The tick due at 300 ms normally lands within the 10 ms grace; a loaded machine may miss it.
-    #expect((5...6).contains(end.value(at: "state.ticks") as? Int ?? 0))
+    #expect(end.value(at: "state.ticks") as? Int == 6)
+    #expect(end.number("final_lateness_ms") == 0)
+  }
+
+  @Test func theDurationStopsARealTimeRun() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["timer", "--json", "--interval", "50ms", "--duration", "200ms"])
+    #expect(outcome.termination == .exited(0))
+    let events = try JSONLines.parse(outcome.stdout)
+    #expect(steps(events).suffix(2) == ["stop", "effect_finished#1"])
+    #expect(events.last?.string("ended_by") == "duration")
+    #expect((events.last?.elapsedMilliseconds ?? 0) >= 200)
+  }
+
+  @Test func atATerminalSpaceTogglesAndQQuits() async throws {
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "keys: space toggle"], ["wait", "ticks: 0 → 1"], ["send", " "],
+        ["wait", "toggle  isTimerActive: true → false"], ["send", "r"], ["wait", "ticks: 1 → 0"],
+        ["send", "q"],
+      ],
+      ["timer", "--interval", "100ms", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+    #expect(result.output.contains("timer#1 cancelled"))
   }
 
   @Test func aBadInputLineIsRejectedWithItsNumber() async throws {

@@ -21,6 +21,8 @@ package struct CounterFlow: Sendable {
   package let policy: EffectPolicy
 
   package static let delayedID: EffectID = "delayed_increment"
+  /// The delayed increment effect's name in events (the spinner spins while it runs).
+  package static let effectName = "delayed_increment"
 
   package init(clock: any Clock<Duration>, delay: Duration = .seconds(1), policy: EffectPolicy) {
     self.clock = clock
@@ -74,7 +76,7 @@ package struct CounterFlow: Sendable {
   }
 
   private func delayedEffect() -> Effect<CounterAction> {
-    .run(name: "delayed_increment") { [clock, delay] send in
+    .run(name: Self.effectName) { [clock, delay] send in
       try await clock.sleep(for: delay)
       send(.incrementResponse)
     }

@@ -23,7 +23,7 @@ package struct TimerRun: Sendable {
     case duration
     /// The input ended with the timer stopped.
     case input
-    /// A signal (or a closed stdout) cancelled the run.
+    /// A signal, `q` at the terminal, or a closed stdout stopped the run.
     case cancelled
   }
 
@@ -98,8 +98,7 @@ package struct TimerRun: Sendable {
 
   private func runStore(paused: Bool, lines: AsyncStream<RawLine>?) async -> Outcome {
     let store = Store(initialState: TimerState(), reducer: flow.reduce)
-    let inputs = Prepended(
-      paused ? [] : [.start], then: lines.map { context.input($0, parse: TimerAction.parse) })
+    let inputs = Prepended(paused ? [] : [.start], then: input(lines: lines))
     let renderer = makeRenderer()
     var stats = Stats()
     let result = await store.run(inputs: inputs, onCancel: .stop) { event in
@@ -107,6 +106,23 @@ package struct TimerRun: Sendable {
       renderer.render(event)
     }
     return .store(result, stats)
+  }
+
+  /// Input lines; else keys at a terminal; else nothing (the timer runs until a limit or Ctrl-C).
+  private func input(lines: AsyncStream<RawLine>?) -> AnyInput<TimerAction>? {
+    if let lines { return AnyInput(context.input(lines, parse: TimerAction.parse)) }
+    let legend = "keys: space toggle · s start · p stop · r reset · q quit"
+    let keys = context.terminal.keyActions(legend: legend) { key -> KeyResult<TimerAction> in
+      switch key {
+      case .character(" "), .character("t"), .enter: .action(.toggle)
+      case .character("s"): .action(.start)
+      case .character("p"): .action(.stop)
+      case .character("r"): .action(.reset)
+      case .character("q"), .escape: .quit
+      default: .ignore
+      }
+    }
+    return keys.map { AnyInput($0) }
   }
 
   private func makeRenderer() -> StoreRenderer<TimerState, TimerAction> {
