@@ -44,7 +44,7 @@ _loadctl() {
       if [[ $cur == -* ]]; then
         _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --version --help -h"
       else
-        _loadctl_reply "profile search help completions"
+        _loadctl_reply "profile search counter timer help completions"
       fi
       ;;
     profile)
@@ -67,6 +67,27 @@ _loadctl() {
         _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --url --timeout --latency --jitter --seed --json --no-color --quiet -q --clock --trace --timeline --help -h"
       fi
       ;;
+    counter)
+      case "$opt" in
+        --delay) return ;;
+        --policy) _loadctl_reply "drop latest queue parallel"; return ;;
+        --input|--trace) _loadctl_files; return ;;
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+      esac
+      if [[ $cur == -* ]]; then
+        _loadctl_reply "--delay --policy --input --json --no-color --quiet -q --clock --trace --timeline --help -h"
+      fi
+      ;;
+    timer)
+      case "$opt" in
+        --interval|--ticks|--duration) return ;;
+        --input|--trace) _loadctl_files; return ;;
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+      esac
+      if [[ $cur == -* ]]; then
+        _loadctl_reply "--interval --ticks --duration --paused --input --json --no-color --quiet -q --clock --trace --timeline --help -h"
+      fi
+      ;;
     help)
       case "$opt" in
         --clock) _loadctl_reply "continuous virtual"; return ;;
@@ -75,7 +96,7 @@ _loadctl() {
       if [[ $cur == -* ]]; then
         _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
       else
-        _loadctl_reply "profile search help completions"
+        _loadctl_reply "profile search counter timer help completions"
       fi
       ;;
     completions)
