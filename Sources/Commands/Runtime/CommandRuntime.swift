@@ -98,6 +98,8 @@ package enum CommandRuntime {
       output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual,
       terminal: session)
 
+    // Armed before anything is printed: a signal sent as soon as output appears is never lost.
+    let signals = UnixSignals([.interrupt, .terminate]).watch()
     output.emit(
       "start",
       [
@@ -112,13 +114,15 @@ package enum CommandRuntime {
       let result = ResultSlot<FlowEnd>()
       let root = testClock.launch {
         result.set(
-          await runRoot(context: context, shutdown: shutdown, spinner: nil, body: body))
+          await runRoot(
+            context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body))
       }
       VirtualDriver.run(clock: testClock) { result.value != nil }
       _ = root
       end = result.value ?? FlowEnd(status: .completed)
     } else {
-      end = await runRoot(context: context, shutdown: shutdown, spinner: spinner, body: body)
+      end = await runRoot(
+        context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
     }
     session.restore()
     finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput)
@@ -142,7 +146,7 @@ package enum CommandRuntime {
   }
 
   private static func runRoot(
-    context: RunContext, shutdown: Shutdown, spinner: Spinner?,
+    context: RunContext, signals: AsyncStream<UnixSignal>, shutdown: Shutdown, spinner: Spinner?,
     body: @escaping @Sendable (RunContext) async -> FlowEnd
   ) async -> FlowEnd {
     await withTaskGroup(of: FlowEnd?.self) { outer in
@@ -154,7 +158,7 @@ package enum CommandRuntime {
         }
       }
       outer.addTask {
-        for await signal in UnixSignals([.interrupt, .terminate]) {
+        for await signal in signals {
           shutdown.request(.signal(signal))
         }
         return nil
