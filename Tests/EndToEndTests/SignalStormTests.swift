@@ -18,6 +18,8 @@ import Testing
       "search", "--type", String(repeating: "swiftui ", count: 200), "--keystroke", "3ms",
       "--debounce", "2ms", "--latency", "3ms",
     ],
+    ["counter", "--policy", "queue", "--delay", "2ms"] + Array(repeating: "d", count: 3000),
+    ["timer", "--interval", "2ms"],
   ]
 
   struct Case: Sendable, CustomTestStringConvertible {
