@@ -48,6 +48,7 @@ package struct TimerRun: Sendable {
     }
   }
 
+  /// What each child of the run's task group returns.
   private enum Outcome: Sendable {
     case store(StoreResult<TimerState>, Stats)
     case deadline
