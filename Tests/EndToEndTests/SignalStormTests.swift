@@ -44,7 +44,9 @@ import Testing
       for _ in 1...waitFor { try await loadctl.waitForLine { _ in true } }
       loadctl.send(signal: storm.signal)
       let termination = try await loadctl.waitForExit()
-      let context = "\(storm.testDescription), run \(run), after \(waitFor) events"
+      let context =
+        "\(storm.testDescription), run \(run), after \(waitFor) events; "
+        + "printed \(loadctl.stdoutLines.count) lines, last: \(loadctl.stdoutLines.last ?? "-")"
       #expect(termination == .signaled(storm.signal), "\(context)")
       let events = try JSONLines.parse(loadctl.stdoutLines)
       #expect(JSONLines.envelopeProblems(events, command: storm.arguments[0]) == [], "\(context)")
