@@ -51,31 +51,35 @@ package final class EventOutput: Sendable {
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, flush: Bool = true
   ) {
-    let now = elapsed()
+    // Numbering, timing and writing happen under one lock: events emitted from two tasks (a
+    // producer reporting a bad input line while a consumer prints ticks) must still reach the
+    // writer in `seq` order with non-decreasing `elapsed_ms`.
     if json {
-      let number = seq.withLock { value -> Int in
-        value += 1
-        return value
+      seq.withLock { number in
+        number += 1
+        var line = "{\"seq\":\(number),\"elapsed_ms\":"
+        JSONValue.writeNumber(EventOutput.milliseconds(elapsed()), to: &line)
+        line += ",\"command\":"
+        JSONValue.writeString(command, to: &line)
+        line += ",\"event\":"
+        JSONValue.writeString(event, to: &line)
+        for (key, value) in fields {
+          line += ","
+          JSONValue.writeString(key, to: &line)
+          line += ":"
+          value.write(to: &line)
+        }
+        line += "}\n"
+        writer.write(line)
       }
-      var line = "{\"seq\":\(number),\"elapsed_ms\":"
-      JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
-      line += ",\"command\":"
-      JSONValue.writeString(command, to: &line)
-      line += ",\"event\":"
-      JSONValue.writeString(event, to: &line)
-      for (key, value) in fields {
-        line += ","
-        JSONValue.writeString(key, to: &line)
-        line += ":"
-        value.write(to: &line)
-      }
-      line += "}\n"
-      writer.write(line)
     } else {
-      seq.withLock { $0 += 1 }
-      guard !(quiet && kind == .progress), let body = text() else { return }
-      let time = style.dim(EventOutput.formatElapsed(now))
-      writer.write("\(time)  \(style.cyan(command))  \(body)\n")
+      let body = quiet && kind == .progress ? nil : text()
+      seq.withLock { number in
+        number += 1
+        guard let body else { return }
+        let time = style.dim(EventOutput.formatElapsed(elapsed()))
+        writer.write("\(time)  \(style.cyan(command))  \(body)\n")
+      }
     }
     if flush { writer.flush() }
   }
