@@ -12,6 +12,9 @@ let package = Package(
     .target(name: "Core"),
     .target(name: "Commands", dependencies: ["Core"]),
     .executableTarget(name: "loadctl", dependencies: ["Commands"]),
+    // The plain-loop reference of scripts/bench-ticker.sh; not a product.
+    .executableTarget(
+      name: "TickerReference", dependencies: ["Core"], path: "Benchmarks/TickerReference"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "CommandsTests", dependencies: ["Commands", "Core"]),
     .testTarget(
