@@ -103,7 +103,7 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
   }
 
   /// The escape sequence for an ASCII byte that cannot appear raw in a JSON string.
-  private static func escape(_ byte: UInt8) -> String {
+  static func escape(_ byte: UInt8) -> String {
     switch byte {
     case UInt8(ascii: "\""): return "\\\""
     case UInt8(ascii: "\\"): return "\\\\"
