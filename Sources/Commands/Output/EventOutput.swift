@@ -23,7 +23,15 @@ package final class EventOutput: Sendable {
   package let style: Style
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
-  private let seq = Mutex(0)
+  private let state = Mutex(LineState())
+  /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
+  private let commandPrefix: [UInt8]
+
+  /// The event counter, and the buffer each JSON line is built in (reused, so no allocation).
+  private struct LineState {
+    var seq = 0
+    var line: [UInt8] = []
+  }
 
   package init(
     command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
@@ -35,10 +43,13 @@ package final class EventOutput: Sendable {
     self.style = style
     self.writer = writer
     self.elapsed = elapsed
+    var prefix = Array(",\"command\":".utf8)
+    JSONValue.writeString(command, to: &prefix)
+    self.commandPrefix = prefix + ",\"event\":".utf8
   }
 
   /// The number of events written so far.
-  package var count: Int { seq.withLock { $0 } }
+  package var count: Int { state.withLock { $0.seq } }
 
   /// Writes one event.
   /// - Parameters:
@@ -55,27 +66,30 @@ package final class EventOutput: Sendable {
     // producer reporting a bad input line while a consumer prints ticks) must still reach the
     // writer in `seq` order with non-decreasing `elapsed_ms`.
     if json {
-      seq.withLock { number in
-        number += 1
-        var line = "{\"seq\":\(number),\"elapsed_ms\":"
-        JSONValue.writeNumber(EventOutput.milliseconds(elapsed()), to: &line)
-        line += ",\"command\":"
-        JSONValue.writeString(command, to: &line)
-        line += ",\"event\":"
-        JSONValue.writeString(event, to: &line)
+      state.withLock { state in
+        state.seq += 1
+        // Bytes into a reused buffer: building a String append by append cost more than
+        // formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
+        state.line.removeAll(keepingCapacity: true)
+        state.line.append(contentsOf: "{\"seq\":".utf8)
+        state.line.append(contentsOf: String(state.seq).utf8)
+        state.line.append(contentsOf: ",\"elapsed_ms\":".utf8)
+        JSONValue.writeNumber(EventOutput.milliseconds(elapsed()), to: &state.line)
+        state.line.append(contentsOf: commandPrefix)
+        JSONValue.writeString(event, to: &state.line)
         for (key, value) in fields {
-          line += ","
-          JSONValue.writeString(key, to: &line)
-          line += ":"
-          value.write(to: &line)
+          state.line.append(UInt8(ascii: ","))
+          JSONValue.writeString(key, to: &state.line)
+          state.line.append(UInt8(ascii: ":"))
+          value.write(to: &state.line)
         }
-        line += "}\n"
-        writer.write(line)
+        state.line.append(contentsOf: "}\n".utf8)
+        writer.write(state.line)
       }
     } else {
       let body = quiet && kind == .progress ? nil : text()
-      seq.withLock { number in
-        number += 1
+      state.withLock { state in
+        state.seq += 1
         guard let body else { return }
         let time = style.dim(EventOutput.formatElapsed(elapsed()))
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")
