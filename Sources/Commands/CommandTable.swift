@@ -6,7 +6,8 @@ package enum CommandTable {
   /// Every subcommand with its runner.
   static let entries:
     [(spec: CommandSpec, run: @Sendable (Invocation, [String: String]) async -> Never)] = [
-      (ProfileCommand.spec, ProfileCommand.run)
+      (ProfileCommand.spec, ProfileCommand.run),
+      (TickerCommand.spec, TickerCommand.run),
     ]
 
   /// The command-line surface.
