@@ -1,4 +1,5 @@
 import Core
+import Dispatch
 import Testing
 
 @testable import Commands
@@ -19,7 +20,46 @@ private func temporaryFile(_ text: String) -> (fd: Int32, path: String) {
   return (open(path, O_RDONLY | O_CLOEXEC), path)
 }
 
+/// A pipe whose write end is fed `count` numbered lines from a dispatch thread, then closed.
+private func feedingPipe(lines count: Int) -> Int32 {
+  var ends: [Int32] = [0, 0]
+  precondition(pipe(&ends) == 0, "cannot create a pipe")
+  let writer = ends[1]
+  DispatchQueue.global().async {
+    let output = OutputWriter(fileDescriptor: writer)
+    for number in 1...count { output.write("\(number)\n") }
+    output.flush()
+    close(writer)
+  }
+  return ends[0]
+}
+
 @Suite struct TickerFileLinesTests {
+  /// `--from -` on a fast pipe: the reader waits for the consumer instead of dropping lines
+  /// beyond its 4096-line buffer (it used to).
+  @Test func aFastPipeIsNotTruncated() async {
+    let count = 30_000
+    var numbers: [Int] = []
+    for await line in LineSource.lines(fd: feedingPipe(lines: count), closeWhenDone: true) {
+      numbers.append(Int(line.text ?? "") ?? 0)
+      if numbers.count % 1000 == 0 { await Task.yield() }  // a consumer slower than the reader
+    }
+    #expect(numbers.count == count)
+    #expect(numbers.last == count)
+    #expect(zip(numbers, 1...).allSatisfy { $0 == $1 })
+  }
+
+  /// Stopping with thousands of lines still buffered and the reader waiting for room ends both
+  /// cleanly (a semaphore counting free slots made libdispatch trap here).
+  @Test func stoppingEarlyWithLinesBufferedEndsCleanly() async {
+    var taken = 0
+    for await _ in LineSource.lines(fd: feedingPipe(lines: 50_000), closeWhenDone: true) {
+      taken += 1
+      if taken == 10 { break }
+    }
+    #expect(taken == 10)
+  }
+
   @Test func aRegularFileIsReadCompletelyBehindATinyBuffer() throws {
     let count = 20_000
     let (fd, path) = temporaryFile((1...count).map { "\($0)\n" }.joined() + "# done")
