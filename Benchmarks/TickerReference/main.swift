@@ -7,13 +7,52 @@
 // as loadctl (Core's SeededGenerator, JSONValue, OutputWriter), so the bytes differ only in
 // `elapsed_ms`.
 //
-// Usage: TickerReference [COUNT] [SEED]   (defaults: 1000000 1)
+// With --encoder, each tick line is made by JSONEncoder instead (the loop the issue measured at
+// ~576k lines/s): the same keys and values, as a second, weaker baseline.
+//
+// Usage: TickerReference [COUNT] [SEED] [--encoder]   (defaults: 1000000 1)
 
 import Core
 
-let arguments = CommandLine.arguments.dropFirst()
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--encoder" }
+let useEncoder = CommandLine.arguments.contains("--encoder")
 let count = arguments.first.flatMap { Int($0) } ?? 1_000_000
 let seed = arguments.dropFirst().first.flatMap { UInt64($0) } ?? 1
+
+/// A tick line for JSONEncoder, keys in loadctl's order.
+struct TickLine: Encodable {
+  enum CodingKeys: String, CodingKey {
+    case seq
+    case elapsedMilliseconds = "elapsed_ms"
+    case command, event, n, price, change
+  }
+  var seq: Int
+  var elapsedMilliseconds: Double
+  var command = "ticker"
+  var event = "tick"
+  var n: Int
+  var price: Double
+  var change: Double?
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(seq, forKey: .seq)
+    try container.encode(elapsedMilliseconds, forKey: .elapsedMilliseconds)
+    try container.encode(command, forKey: .command)
+    try container.encode(event, forKey: .event)
+    try container.encode(n, forKey: .n)
+    try container.encode(price, forKey: .price)
+    try container.encode(change, forKey: .change)
+  }
+}
+
+let encoder = JSONEncoder()
 
 let clock = ContinuousClock()
 let start = clock.now
@@ -42,6 +81,20 @@ var high = -Double.infinity
 var sum = 0.0
 for n in 1...count {
   let price = Double(9000 + Int(generator.next() % 2001)) / 100
+  defer {
+    previous = price
+    low = min(low, price)
+    high = max(high, price)
+    sum += price
+  }
+  if useEncoder {
+    let tick = TickLine(
+      seq: n + 1, elapsedMilliseconds: elapsedMilliseconds(), n: n, price: price,
+      change: previous.map { rounded(price - $0) })
+    guard let data = try? encoder.encode(tick) else { continue }
+    out.write(Array(data) + [UInt8(ascii: "\n")])
+    continue
+  }
   var line = "{\"seq\":\(n + 1),\"elapsed_ms\":"
   JSONValue.writeNumber(elapsedMilliseconds(), to: &line)
   line += ",\"command\":\"ticker\",\"event\":\"tick\",\"n\":\(n),\"price\":"
@@ -54,10 +107,6 @@ for n in 1...count {
   }
   line += "}\n"
   out.write(line)
-  previous = price
-  low = min(low, price)
-  high = max(high, price)
-  sum += price
 }
 
 var footer = "{\"seq\":\(count + 2),\"elapsed_ms\":"
