@@ -46,8 +46,10 @@ seconds() {
   if command -v hyperfine >/dev/null 2>&1; then
     local report
     report=$(mktemp)
-    hyperfine --style none --warmup 1 --runs "$RUNS" --export-json "$report" "$command" \
-      >/dev/null
+    if ! hyperfine --style none --warmup 1 --runs "$RUNS" --export-json "$report" "$command" \
+      2>&1 >/dev/null | grep -q outliers; then :; else
+      echo "  (hyperfine saw statistical outliers: the machine is busy)" >&2
+    fi
     python3 - "$report" <<'PY'
 import json, statistics, sys
 times = json.load(open(sys.argv[1]))["results"][0]["times"]
