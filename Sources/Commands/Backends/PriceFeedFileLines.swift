@@ -30,6 +30,7 @@ package enum PriceFeedFileLines {
 
 /// Reads chunks on demand and splits them into lines; one reader at a time (the stream's).
 private final class ChunkReader: Sendable {
+  /// What has been read and not yet handed out.
   private struct State {
     var splitter = LineSplitter()
     var ready: [RawLine] = []

@@ -12,6 +12,7 @@ struct PriceFeedParking {
     case consumer
   }
 
+  /// What the producer is doing.
   enum Producer {
     case running
     /// A line source with a full window, waiting until half of it has been taken.
@@ -21,6 +22,7 @@ struct PriceFeedParking {
     case stopped
   }
 
+  /// What the consumer is doing, as far as pacing is concerned.
   enum Consumer {
     case running
     /// Drained, waiting for the producer's next batch to be complete.

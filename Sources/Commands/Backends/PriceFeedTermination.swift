@@ -6,6 +6,7 @@ import Synchronization
 /// cancel a child task of a group. So it only fires this, and a watcher task beside the producer
 /// waits here and then cancels the producer's group (see ``PriceFeed``).
 final class PriceFeedTermination: Sendable {
+  /// Whether the stream has terminated, and who waits for it.
   private struct State {
     var fired = false
     var watcher: CheckedContinuation<Void, Never>?
