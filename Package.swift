@@ -11,9 +11,12 @@ let package = Package(
   targets: [
     .target(name: "Core"),
     .target(name: "Commands", dependencies: ["Core"]),
-    .executableTarget(name: "loadctl", dependencies: ["Commands"]),
+    .executableTarget(name: "loadctl", dependencies: ["Commands", "Core"]),
     // The naive `Task.sleep` timer that scripts/bench-timer.sh compares `loadctl timer` with.
     .executableTarget(name: "NaiveTimer", path: "Benchmarks/NaiveTimer"),
+    // The plain-loop reference of scripts/bench-ticker.sh; not a product.
+    .executableTarget(
+      name: "TickerReference", dependencies: ["Core"], path: "Benchmarks/TickerReference"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "CommandsTests", dependencies: ["Commands", "Core"]),
     .testTarget(

@@ -44,7 +44,7 @@ _loadctl() {
       if [[ $cur == -* ]]; then
         _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --version --help -h"
       else
-        _loadctl_reply "profile search counter timer help completions"
+        _loadctl_reply "profile search counter timer ticker help completions"
       fi
       ;;
     profile)
@@ -88,6 +88,16 @@ _loadctl() {
         _loadctl_reply "--interval --ticks --duration --paused --input --json --no-color --quiet -q --clock --trace --timeline --help -h"
       fi
       ;;
+    ticker)
+      case "$opt" in
+        --interval|--min|--max|--seed|--count|--buffer) return ;;
+        --from|--trace) _loadctl_files; return ;;
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+      esac
+      if [[ $cur == -* ]]; then
+        _loadctl_reply "--interval --min --max --seed --count --buffer --from --json --no-color --quiet -q --clock --trace --timeline --help -h"
+      fi
+      ;;
     help)
       case "$opt" in
         --clock) _loadctl_reply "continuous virtual"; return ;;
@@ -96,7 +106,7 @@ _loadctl() {
       if [[ $cur == -* ]]; then
         _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
       else
-        _loadctl_reply "profile search counter timer help completions"
+        _loadctl_reply "profile search counter timer ticker help completions"
       fi
       ;;
     completions)

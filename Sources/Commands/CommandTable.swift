@@ -10,6 +10,7 @@ package enum CommandTable {
       (SearchCommand.spec, SearchCommand.run),
       (CounterCommand.spec, CounterCommand.run),
       (TimerCommand.spec, TimerCommand.run),
+      (TickerCommand.spec, TickerCommand.run),
     ]
 
   /// The command-line surface.

@@ -1,10 +1,14 @@
 import Commands
+import Core
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
+
+// First thing: the signal handler and its reader thread, so no signal is ever lost.
+UnixSignals.prepare([.interrupt, .terminate])
 
 var environment: [String: String] = [:]
 var pointer = environ

@@ -12,6 +12,7 @@ import Testing
     ("\u{7F}", "\"\u{7F}\""),
     ("café → 日本 🚀", #""café → 日本 🚀""#),
     ("e\u{301}", "\"e\u{301}\""),
+    ("ü\"日\n🚀\\é\u{1}", #""ü\"日\n🚀\\é\u0001""#),
     ("", #""""#),
   ]
 
@@ -72,5 +73,18 @@ import Testing
     var out = "data: "
     JSONValue.array([.bool(true), .null]).write(to: &out)
     #expect(out == "data: [true,null]")
+  }
+
+  /// The byte writers (the JSON Lines hot path) must produce exactly what the String ones do.
+  @Test func byteWritersMatchStringWriters() {
+    let values: [JSONValue] =
+      Self.strings.map { .string($0.0) } + Self.numbers.map(\.0) + [
+        .object([("a\"b", .array([.null, true, 1, 2.5, "ü\n"])), ("empty", .object([]))])
+      ]
+    for value in values {
+      var bytes: [UInt8] = Array("x".utf8)
+      value.write(to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == "x" + value.serialized)
+    }
   }
 }

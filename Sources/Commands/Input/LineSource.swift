@@ -1,3 +1,4 @@
+import Core
 import Dispatch
 import Synchronization
 
@@ -21,34 +22,37 @@ package struct RawLine: Sendable, Equatable {
 ///
 /// `tail -f | loadctl …` must see each line when it is written, and a blocking `read` on one of
 /// this machine's two cooperative threads would stall half the runtime. So a dispatch worker
-/// (outside the cooperative pool) does the blocking reads and feeds a stream. (A dispatch read
-/// source was tried first: on Linux it never reports end of input for pipes and `/dev/null`.)
-/// When the consumer stops, the reader stops at its next line; a reader still blocked in `read`
-/// holds no task and ends with the process.
+/// (outside the cooperative pool) does the blocking reads and hands lines over through a
+/// ``LineChannel``, which holds at most ``bufferedLines`` and otherwise makes the reader wait:
+/// a fast pipe is slowed down, never truncated. (A dispatch read source was tried first: on Linux
+/// it never reports end of input for pipes and `/dev/null`.) When the consumer stops, the reader
+/// stops at its next line; a reader still blocked in `read` holds no task and ends with the
+/// process.
 package enum LineSource {
   /// The longest line accepted, in bytes; longer lines are reported, not buffered forever.
   package static let maxLineLength = 64 * 1024
+  /// Lines read ahead of the consumer before the reader waits.
+  package static let bufferedLines = 4096
 
   /// Streams the lines of `fd`; the stream finishes at end of input or on a read error.
   package static func lines(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
-    let (stream, continuation) = AsyncStream<RawLine>.makeStream(
-      bufferingPolicy: .bufferingOldest(4096))
-    let stopped = StopFlag()
-    continuation.onTermination = { @Sendable _ in stopped.stop() }
-    DispatchQueue(label: "loadctl.input").async {
+    let channel = LineChannel(capacity: bufferedLines)
+    ReaderThread.start {
       var splitter = LineSplitter()
       var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-      while !stopped.isStopped {
+      reading: while !channel.isStopped {
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
         let lines = count > 0 ? splitter.feed(chunk[0..<count]) : splitter.finish()
-        for line in lines { continuation.yield(line) }
+        for line in lines {
+          guard channel.push(line) else { break reading }
+        }
         if count <= 0 { break }
       }
       if closeWhenDone { close(fd) }
-      continuation.finish()
+      channel.finish()
     }
-    return stream
+    return AsyncStream(unfolding: { await channel.next() }, onCancel: { channel.stop() })
   }
 
   /// Reads `fd` to the end now (blocking), then streams its lines: for virtual time.
@@ -125,11 +129,4 @@ package struct LineSplitter: Sendable {
     }
     return RawLine(number: number, text: text, problem: nil)
   }
-}
-
-/// Tells the reader thread that nobody listens any more.
-final class StopFlag: Sendable {
-  private let flag = Mutex(false)
-  var isStopped: Bool { flag.withLock { $0 } }
-  func stop() { flag.withLock { $0 = true } }
 }

@@ -23,8 +23,16 @@ package final class EventOutput: Sendable {
   package let style: Style
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
-  private let seq = Mutex(0)
   private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
+  private let state = Mutex(LineState())
+  /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
+  private let commandPrefix: [UInt8]
+
+  /// The event counter, and the buffer each JSON line is built in (reused, so no allocation).
+  private struct LineState {
+    var seq = 0
+    var line: [UInt8] = []
+  }
 
   /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
   package init(
@@ -39,10 +47,13 @@ package final class EventOutput: Sendable {
     self.style = style
     self.writer = writer
     self.elapsed = elapsed
+    var prefix = Array(",\"command\":".utf8)
+    JSONValue.writeString(command, to: &prefix)
+    self.commandPrefix = prefix + ",\"event\":".utf8
   }
 
   /// The number of events written so far.
-  package var count: Int { seq.withLock { $0 } }
+  package var count: Int { state.withLock { $0.seq } }
 
   /// Writes one event.
   /// - Parameters:
@@ -55,32 +66,42 @@ package final class EventOutput: Sendable {
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, flush: Bool = true
   ) {
-    let now = elapsed()
-    tap?(event, fields, now)
+    // Numbering, timing, the tap and writing happen under one lock: events emitted from two
+    // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
+    // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
     if json {
-      let number = seq.withLock { value -> Int in
-        value += 1
-        return value
+      state.withLock { state in
+        state.seq += 1
+        let now = elapsed()
+        tap?(event, fields, now)
+        // Bytes into a reused buffer: building a String append by append cost more than
+        // formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
+        state.line.removeAll(keepingCapacity: true)
+        state.line.append(contentsOf: "{\"seq\":".utf8)
+        state.line.append(contentsOf: String(state.seq).utf8)
+        state.line.append(contentsOf: ",\"elapsed_ms\":".utf8)
+        JSONValue.writeNumber(EventOutput.milliseconds(now), to: &state.line)
+        state.line.append(contentsOf: commandPrefix)
+        JSONValue.writeString(event, to: &state.line)
+        for (key, value) in fields {
+          state.line.append(UInt8(ascii: ","))
+          JSONValue.writeString(key, to: &state.line)
+          state.line.append(UInt8(ascii: ":"))
+          value.write(to: &state.line)
+        }
+        state.line.append(contentsOf: "}\n".utf8)
+        writer.write(state.line)
       }
-      var line = "{\"seq\":\(number),\"elapsed_ms\":"
-      JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
-      line += ",\"command\":"
-      JSONValue.writeString(command, to: &line)
-      line += ",\"event\":"
-      JSONValue.writeString(event, to: &line)
-      for (key, value) in fields {
-        line += ","
-        JSONValue.writeString(key, to: &line)
-        line += ":"
-        value.write(to: &line)
-      }
-      line += "}\n"
-      writer.write(line)
     } else {
-      seq.withLock { $0 += 1 }
-      guard !(quiet && kind == .progress), let body = text() else { return }
-      let time = style.dim(EventOutput.formatElapsed(now))
-      writer.write("\(time)  \(style.cyan(command))  \(body)\n")
+      let body = quiet && kind == .progress ? nil : text()
+      state.withLock { state in
+        state.seq += 1
+        let now = elapsed()
+        tap?(event, fields, now)
+        guard let body else { return }
+        let time = style.dim(EventOutput.formatElapsed(now))
+        writer.write("\(time)  \(style.cyan(command))  \(body)\n")
+      }
     }
     if flush { writer.flush() }
   }

@@ -1,4 +1,6 @@
+import Core
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -15,7 +17,7 @@ package enum KeyReader {
     let (stream, continuation) = AsyncStream<Key>.makeStream()
     let stopped = StopFlag()
     continuation.onTermination = { @Sendable _ in stopped.stop() }
-    DispatchQueue(label: "loadctl.keys").async {
+    ReaderThread.start {
       var decoder = KeyDecoder()
       var buffer = [UInt8](repeating: 0, count: 256)
       while !stopped.isStopped {
@@ -28,4 +30,11 @@ package enum KeyReader {
     }
     return stream
   }
+}
+
+/// Tells a reader thread that nobody listens any more.
+final class StopFlag: Sendable {
+  private let flag = Mutex(false)
+  var isStopped: Bool { flag.withLock { $0 } }
+  func stop() { flag.withLock { $0 = true } }
 }

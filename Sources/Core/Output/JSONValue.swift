@@ -76,34 +76,44 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
   }
 
   /// Writes `value` as a JSON string with the escapes RFC 8259 requires.
+  ///
+  /// Works on UTF-8 bytes: every character that needs an escape is ASCII, so runs between them
+  /// are copied whole (and a string without any, the usual key or event name, in one append).
+  /// Appending through `unicodeScalars` instead took half the time of a ticker's JSON line.
   public static func writeString(_ value: String, to out: inout String) {
     out += "\""
-    var plainStart = value.unicodeScalars.startIndex
-    let scalars = value.unicodeScalars
-    var index = scalars.startIndex
-    while index != scalars.endIndex {
-      let scalar = scalars[index]
-      let escape: String?
-      switch scalar {
-      case "\"": escape = "\\\""
-      case "\\": escape = "\\\\"
-      case "\n": escape = "\\n"
-      case "\r": escape = "\\r"
-      case "\t": escape = "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: escape = nil
+    let utf8 = value.utf8
+    var plainStart = utf8.startIndex
+    var index = plainStart
+    while index != utf8.endIndex {
+      let byte = utf8[index]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        out += Substring(utf8[plainStart..<index])
+        out += escape(byte)
+        plainStart = utf8.index(after: index)
       }
-      if let escape {
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-        out += escape
-        plainStart = scalars.index(after: index)
-      }
-      index = scalars.index(after: index)
+      index = utf8.index(after: index)
     }
-    out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+    if plainStart == utf8.startIndex {
+      out += value
+    } else {
+      out += Substring(utf8[plainStart...])
+    }
     out += "\""
+  }
+
+  /// The escape sequence for an ASCII byte that cannot appear raw in a JSON string.
+  static func escape(_ byte: UInt8) -> String {
+    switch byte {
+    case UInt8(ascii: "\""): return "\\\""
+    case UInt8(ascii: "\\"): return "\\\\"
+    case UInt8(ascii: "\n"): return "\\n"
+    case UInt8(ascii: "\r"): return "\\r"
+    case UInt8(ascii: "\t"): return "\\t"
+    default:
+      let hex = String(byte, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
   }
 }
 

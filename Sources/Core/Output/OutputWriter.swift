@@ -56,6 +56,18 @@ public final class OutputWriter: Sendable {
     if full { flush() }
   }
 
+  /// Buffers `bytes` (UTF-8 text), flushing if the buffer grew past the threshold.
+  ///
+  /// For hot paths that build their lines as bytes (see `JSONValue.write(to:)` for `[UInt8]`).
+  public func write(_ bytes: [UInt8]) {
+    let full = buffer.withLock { buffer in
+      guard !buffer.broken else { return false }
+      buffer.bytes.append(contentsOf: bytes)
+      return buffer.bytes.count >= limit
+    }
+    if full { flush() }
+  }
+
   /// Writes everything buffered now.
   public func flush() {
     let newlyBroken = buffer.withLock { buffer -> Bool in

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// Counts the values between a feed's producer and its consumer, and paces producers that can
+/// wait for the consumer.
+///
+/// `AsyncStream` has no back-pressure and cannot say whether a value is ready, yet the consumer
+/// must flush its output exactly when it has caught up (so a pipe sees each tick when it happens
+/// without a flush per line at full speed), and a producer that can wait must not outrun it (or
+/// it would drop values, and `--seed` would stop being reproducible). Both need the number of
+/// values in flight, kept here in an atomic: a producer adds one before each yield and takes it
+/// back if the stream refused the value; the consumer takes one for each value it receives.
+///
+/// Two ways to wait, because the stream's lock is the bottleneck at full speed: a producer that
+/// yields while the consumer calls `next()` makes both sleep in the kernel on that lock (half the
+/// time went to `futex` in a profile). So the unpaced random feed works in batches
+/// (``waitForDrain()``): it fills ``window`` values, then waits until the consumer has taken
+/// them all, and the consumer, once drained, waits for the whole next batch (``awaitBatch()``)
+/// instead of racing it. A line source must not hold lines back (a `+1s` line in a file
+/// is shown on time), so it only waits while the window is full, until half has been taken
+/// (``waitForRoom()``). The parking state is ``PriceFeedParking``.
+package final class PriceFeedGauge: Sendable {
+  /// The most values a waiting producer keeps in flight.
+  package let window: Int
+  private let inFlight = Atomic<Int>(0)
+  private let producedCount = Atomic<Int>(0)
+  private let droppedCount = Atomic<Int>(0)
+  private let parking = Mutex(PriceFeedParking())
+
+  /// - Parameter window: See ``TickerBuffer/window``; at least 1.
+  package init(window: Int) {
+    precondition(window >= 1, "a feed needs room for at least one value")
+    self.window = window
+  }
+
+  /// Values the producer offered to the stream, dropped ones included.
+  package var produced: Int { producedCount.load(ordering: .relaxed) }
+  /// Values the stream's buffer policy discarded.
+  package var dropped: Int { droppedCount.load(ordering: .relaxed) }
+  private var current: Int { inFlight.load(ordering: .sequentiallyConsistent) }
+
+  // MARK: Producer side
+
+  /// Counts a value about to be yielded.
+  func willYield() {
+    producedCount.add(1, ordering: .relaxed)
+    inFlight.add(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// The stream discarded a value (the new one or an old one): one fewer in flight.
+  func didDrop() {
+    droppedCount.add(1, ordering: .relaxed)
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// The stream had ended and refused the value.
+  func didRefuse() {
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// Line sources: returns at once while the window has room; when it is full, waits until the
+  /// consumer has taken half of it.
+  /// - Returns: `false` when the producer's task was cancelled.
+  func waitForRoom() async -> Bool {
+    if current < window { return !Task.isCancelled }
+    await park(.producer) { $0.parkForRoom($1, inFlight: current, lowWater: window / 2) }
+    return !Task.isCancelled
+  }
+
+  /// The unpaced feed: ends the current batch (waking a consumer that waits for it) and waits
+  /// until the consumer has taken every value.
+  /// - Returns: `false` when the producer's task was cancelled.
+  func waitForDrain() async -> Bool {
+    await park(.producer) { $0.parkForDrain($1, inFlight: current) }
+    return !Task.isCancelled
+  }
+
+  /// The producer has stopped: nobody may wait for its next batch.
+  func producerStopped() {
+    for waiter in parking.withLock({ $0.producerStopped() }) { waiter.resume() }
+  }
+
+  // MARK: Consumer side
+
+  /// Counts a value the consumer took from the stream.
+  ///
+  /// - Returns: How many values are still in flight; 0 means the consumer has caught up: it
+  ///   should flush, then ``awaitBatch()``, before it waits for the next value.
+  func received() -> Int {
+    let left = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+    // Only the consumer lowers the count while a producer is parked, so it passes each
+    // threshold exactly once on the way down: one lock per wake-up, not per value.
+    if left == window / 2 || left == 0 {
+      let wake = parking.withLock { $0.consumerReached(left, lowWater: window / 2) }
+      for waiter in wake { waiter.resume() }
+    }
+    return max(left, 0)
+  }
+
+  /// When the unpaced producer waits for the consumer to drain: wakes it, and returns when its
+  /// next batch is complete (or it stopped). Otherwise returns at once.
+  func awaitBatch() async {
+    await park(.consumer) { $0.awaitBatch($1) }
+  }
+
+  /// Parks the calling task (`role`) with the state machine's `step`, which returns whom to
+  /// resume (possibly the caller itself); cancellation resumes it.
+  private func park(
+    _ role: PriceFeedParking.Role,
+    _ step: (inout PriceFeedParking, PriceFeedParking.Waiter) -> [PriceFeedParking.Waiter]
+  ) async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: PriceFeedParking.Waiter) in
+        // Checked under the lock the cancellation handler takes: either the handler runs later
+        // and finds the parked continuation, or the task is already seen as cancelled here.
+        let wake = parking.withLock { parking in
+          Task.isCancelled ? [continuation] : step(&parking, continuation)
+        }
+        for waiter in wake { waiter.resume() }
+      }
+    } onCancel: {
+      for waiter in parking.withLock({ $0.cancel(role) }) { waiter.resume() }
+    }
+  }
+}

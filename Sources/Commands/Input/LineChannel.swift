@@ -1,0 +1,123 @@
+import Dispatch
+import Synchronization
+
+/// A bounded hand-over of lines from a reader thread to one async consumer.
+///
+/// ``LineSource``'s reader runs on a dispatch thread (a blocking `read` must not hold one of the
+/// cooperative threads). It used to yield into an `AsyncStream` that kept 4096 lines and silently
+/// dropped the rest, so `seq 1 100000 | loadctl ticker --from -` lost most of its input whenever
+/// the consumer fell behind the pipe. Here the reader blocks instead (on its own thread, with a
+/// semaphore of free slots) until the consumer has room: the writer of the pipe is slowed down,
+/// as with any Unix reader, and no line is lost. The consumer parks on a continuation when no
+/// line is ready, so a line is still delivered the moment it is read.
+///
+/// The semaphore starts at 0 and is signalled exactly once for each time the reader waits on it
+/// (the reader records that it waits, under the lock): libdispatch traps when a semaphore is
+/// destroyed with a value below its initial one, so it must not count free slots.
+final class LineChannel: Sendable {
+  /// The lines waiting for the consumer, and who waits for whom.
+  private struct State {
+    var lines: [RawLine] = []
+    var head = 0
+    var finished = false
+    var stopped = false
+    var readerWaits = false
+    var consumer: CheckedContinuation<RawLine?, Never>?
+
+    var count: Int { lines.count - head }
+
+    /// Lets a reader waiting for room go on; `true` when it must be signalled.
+    mutating func releaseReader() -> Bool {
+      defer { readerWaits = false }
+      return readerWaits
+    }
+
+    mutating func pop() -> RawLine? {
+      guard head < lines.count else { return nil }
+      defer {
+        head += 1
+        if head == lines.count {
+          lines.removeAll(keepingCapacity: true)
+          head = 0
+        }
+      }
+      return lines[head]
+    }
+  }
+
+  private let state = Mutex(State())
+  private let capacity: Int
+  /// Where the reader waits for room.
+  private let room = DispatchSemaphore(value: 0)
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Whether the consumer has gone; the reader should stop.
+  var isStopped: Bool { state.withLock { $0.stopped } }
+
+  /// Reader thread: hands `line` over, first waiting while `capacity` lines are waiting.
+  /// - Returns: `false` once the consumer has gone.
+  func push(_ line: RawLine) -> Bool {
+    while true {
+      let (accepted, consumer) = state.withLock {
+        state -> (Bool?, CheckedContinuation<RawLine?, Never>?) in
+        guard !state.stopped else { return (false, nil) }
+        if let consumer = state.consumer {
+          state.consumer = nil
+          return (true, consumer)
+        }
+        guard state.count < capacity else {
+          state.readerWaits = true
+          return (nil, nil)
+        }
+        state.lines.append(line)
+        return (true, nil)
+      }
+      consumer?.resume(returning: line)
+      if let accepted { return accepted }
+      room.wait()
+    }
+  }
+
+  /// Reader thread: no more lines; the consumer gets `nil` after the buffered ones.
+  func finish() {
+    let consumer = state.withLock { state in
+      state.finished = true
+      defer { state.consumer = nil }
+      return state.consumer
+    }
+    consumer?.resume(returning: nil)
+  }
+
+  /// Consumer: it has gone (cancelled or done); unblocks a reader waiting for room.
+  func stop() {
+    let (consumer, releaseReader) = state.withLock { state in
+      state.stopped = true
+      defer { state.consumer = nil }
+      return (state.consumer, state.releaseReader())
+    }
+    consumer?.resume(returning: nil)
+    if releaseReader { room.signal() }
+  }
+
+  /// Consumer: the next line, waiting for it if none is ready; `nil` at the end or once stopped.
+  func next() async -> RawLine? {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<RawLine?, Never>) in
+        let (ready, releaseReader) = state.withLock { state -> (RawLine??, Bool) in
+          if let line = state.pop() { return (.some(line), state.releaseReader()) }
+          if state.finished || state.stopped || Task.isCancelled { return (.some(nil), false) }
+          state.consumer = continuation
+          return (nil, false)
+        }
+        if releaseReader { room.signal() }
+        guard let ready else { return }
+        continuation.resume(returning: ready)
+      }
+    } onCancel: {
+      stop()
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import Core
+
+/// `loadctl ticker`: a live price feed whose producer stops when its consumer does.
+package enum TickerCommand {
+  package static let spec = CommandSpec(
+    name: "ticker",
+    summary: "Watch a live price feed: an AsyncStream whose producer stops with its consumer.",
+    discussion: """
+      A producer yields prices into an AsyncStream and a consumer prints each one as it comes, \
+      like the seed's PriceFeed.stream() and its Ticker view. By default the prices are uniform \
+      random cents between --min and --max, one per --interval, on a drift-free timer. \
+      Whichever way the consumer ends (--count reached, Ctrl-C, SIGTERM, stdout closed), the \
+      producer is stopped and producer_stopped is printed before end. With --from, prices are \
+      numbers read line by line as they arrive; a bad line is reported and skipped (exit 65), \
+      and end of input ends the feed. --buffer decides what a live feed drops when the consumer \
+      falls behind; --interval 0 and regular files wait for the consumer and never drop.
+      """,
+    options: [
+      .value(
+        "interval", .duration,
+        help: "Time between random prices; 0 makes them as fast as they can be shown.",
+        default: "1s"),
+      .value("min", .double, valueName: "PRICE", help: "Lowest random price.", default: "90"),
+      .value("max", .double, valueName: "PRICE", help: "Highest random price.", default: "110"),
+      .value(
+        "seed", .nonNegativeInt,
+        help: "Seed of the random prices (SplitMix64); without it a random seed, shown in start."),
+      .value("count", .positiveInt, help: "Stop after N ticks."),
+      .value(
+        "buffer", .string, valueName: "POLICY",
+        help: "When a live feed outruns the output: newest:N, oldest:N or unbounded.",
+        default: TickerBuffer.default.description),
+      .value(
+        "from", .file,
+        help: "Read prices from FILE, or - for stdin, one number per line, as they arrive."),
+    ],
+    examples: [
+      "loadctl ticker",
+      "loadctl ticker --interval 250ms --min -5 --max 5 --count 20",
+      "loadctl ticker --json --seed 42 --count 5 | jq -c 'select(.event == \"tick\") | .price'",
+      "tail -f prices.txt | loadctl ticker --from -",
+      "loadctl ticker --interval 0 --count 1000000 --json > /dev/null",
+    ])
+
+  /// The random feed's settings.
+  struct RandomSettings {
+    var prices: RandomPrices
+    var seed: UInt64
+    var interval: Duration
+  }
+
+  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+    let buffer: TickerBuffer
+    let random: RandomSettings?
+    do throws(UsageError) {
+      buffer = try TickerBuffer.parse(invocation.string("buffer") ?? "")
+      random = try randomSettings(invocation)
+    } catch {
+      Loadctl.fail(usage: error)
+    }
+    let from = invocation.string("from")
+    let input = from.map(openFrom)
+    let count = invocation.int("count")
+    let options: [(String, JSONValue)] = [
+      ("source", from == nil ? "random" : "lines"),
+      ("interval_ms", random.map { .double(EventOutput.milliseconds($0.interval)) } ?? .null),
+      ("min", random.map { .double(Double($0.prices.lowCents) / 100) } ?? .null),
+      ("max", random.map { .double(Double($0.prices.highCents) / 100) } ?? .null),
+      ("seed", random.map { .int(Int($0.seed)) } ?? .null),
+      ("count", count.map(JSONValue.int) ?? .null),
+      ("buffer", .string(buffer.description)),
+      ("from", from.map(JSONValue.string) ?? .null),
+    ]
+    let flow = TickerFlow(feed: PriceFeed(buffer: buffer), count: count)
+    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+      if let random {
+        return await runRandom(flow, random, clock: context.clock, output: context.output)
+      }
+      guard let (fd, owned) = input else { return FlowEnd(status: .completed) }
+      let regular = PriceFeedFileLines.isRegularFile(fd)
+      // On virtual time the whole input is read first (`context.lines`), so its timing is exact.
+      let lines =
+        regular && !context.isVirtual
+        ? PriceFeedFileLines.lines(fd: fd, closeWhenDone: owned)
+        : context.lines(fd: fd, closeWhenDone: owned)
+      let source = PriceFeedLineSource(
+        prices: context.input(lines, parse: PriceLine.parse),
+        waitsForConsumer: regular || context.isVirtual)
+      return await flow.run(source, output: context.output)
+    }
+  }
+
+  /// Opens `--from`, or exits 65 with one clear line.
+  private static func openFrom(_ path: String) -> (Int32, Bool) {
+    do throws(InputFile.Failure) {
+      return try InputFile.open(path, option: "--from")
+    } catch {
+      Loadctl.fail(badInput: error.message)
+    }
+  }
+
+  /// Runs the random feed on the run's clock (opened from `any Clock`).
+  private static func runRandom<C: Clock>(
+    _ flow: TickerFlow, _ settings: RandomSettings, clock: C, output: EventOutput
+  ) async -> FlowEnd where C.Duration == Duration {
+    let source = PriceFeedRandomSource(
+      prices: settings.prices, interval: settings.interval, clock: clock)
+    return await flow.run(source, output: output)
+  }
+
+  /// The random feed's settings, or `nil` with `--from`.
+  /// - Throws: A usage error for a bad range, or for random-feed options given with `--from`.
+  static func randomSettings(_ invocation: Invocation) throws(UsageError) -> RandomSettings? {
+    if invocation.isGiven("from") {
+      let misplaced = ["interval", "min", "max", "seed"].filter { invocation.isGiven($0) }
+      if let name = misplaced.first {
+        throw .invalidValue(
+          "'--\(name)' cannot be used with '--from' (it sets the random feed)", command: "ticker")
+      }
+      return nil
+    }
+    let min = invocation.double("min") ?? 90
+    let max = invocation.double("max") ?? 110
+    let seed = invocation.int("seed").map(UInt64.init) ?? SeededGenerator.systemSeed()
+    let prices: RandomPrices
+    do throws(RandomPrices.RangeProblem) {
+      prices = try RandomPrices(seed: seed, min: min, max: max)
+    } catch {
+      let range =
+        "'--min \(invocation.string("min") ?? "")' and '--max \(invocation.string("max") ?? "")'"
+      let message =
+        switch error {
+        case .notIncreasing: "\(range): --min must be less than --max"
+        case .tooLarge: "\(range): prices must be between -1e12 and 1e12"
+        case .tooNarrow: "\(range): need at least two whole-cent prices between them"
+        }
+      throw .invalidValue(message, command: "ticker")
+    }
+    return RandomSettings(
+      prices: prices, seed: seed, interval: invocation.duration("interval") ?? .seconds(1))
+  }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a blocking loop (a `read` or `sigwait`) on a thread of its own.
+///
+/// Blocking calls must stay off the cooperative pool (two threads here) and off dispatch's
+/// worker pool too: libdispatch on Linux cannot see that a worker is blocked in `read`, so a few
+/// blocked readers starved the signal watcher until a busy run lost its Ctrl-C. A plain detached
+/// thread per reader costs ~8 KiB of stack and never competes with async work.
+///
+/// ```swift
+/// ReaderThread.start { while read(fd, &byte, 1) == 1 { continuation.yield(byte) } }
+/// ```
+public enum ReaderThread {
+  /// Starts `body` on a new detached thread; it ends when `body` returns.
+  public static func start(_ body: @escaping @Sendable () -> Void) {
+    let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    pthread_attr_setstacksize(&attributes, 256 * 1024)
+    #if canImport(Glibc)
+      var thread = pthread_t()
+    #else
+      var thread: pthread_t?
+    #endif
+    let result = pthread_create(
+      &thread, &attributes,
+      { raw in
+        guard let raw else { return nil }
+        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        box.body()
+        return nil
+      }, box)
+    pthread_attr_destroy(&attributes)
+    if result != 0 {
+      // No thread could be made: run the body's owner-visible effect (ending its stream) at once.
+      Unmanaged<Box>.fromOpaque(box).release()
+    }
+  }
+
+  private final class Box: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+}

@@ -1,0 +1,180 @@
+import Core
+import Testing
+
+@testable import Commands
+
+/// The random feed, announcing each value it produces on the same output as the ticks, so one
+/// timeline shows production, consumption and `producer_stopped`.
+private struct AnnouncingSource: PriceFeedSource {
+  let base: PriceFeedRandomSource<TestClock>
+  let output: EventOutput
+
+  func produce(into sink: PriceFeedSink) async -> PriceFeedSourceEnd {
+    var prices = base.prices
+    for await _ in ClockTimer(interval: base.interval, clock: base.clock) {
+      let price = prices.next()
+      output.emit("produced", [("price", .double(price))], text: nil)
+      guard sink.yield(price) else { return .stopped }
+    }
+    return .stopped
+  }
+}
+
+/// Runs the flow on a test clock until nothing sleeps; returns its end.
+private func runToEnd(
+  _ flow: TickerFlow, _ source: some PriceFeedSource, capture: CapturedTickerOutput,
+  clock: TestClock
+) -> FlowEnd? {
+  let end = TickerRecorder<FlowEnd>()
+  _ = clock.launch { end.append(await flow.run(source, output: capture.output)) }
+  #expect(clock.run(limit: 100_000))
+  return end.values.first
+}
+
+@Suite struct TickerFlowTests {
+  @Test func countedTicksThenProducerStoppedThenTheSummary() throws {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 3)
+    let end = try #require(
+      runToEnd(flow, randomSource(clock: clock), capture: capture, clock: clock))
+    #expect(
+      capture.describe(["n", "price", "change", "reason", "produced", "dropped"]) == [
+        "tick n=1 price=103.12 change=null @1000",
+        "tick n=2 price=108.88 change=5.76 @2000",
+        "tick n=3 price=91.68 change=-17.2 @3000",
+        "producer_stopped reason=consumer_finished produced=3 dropped=0 @3000",
+      ])
+    #expect(end.status == .completed)
+    #expect(
+      end.fields.first?.1
+        == .object([
+          ("count", 3), ("min", 91.68), ("max", 108.88), ("mean", 101.226667), ("last", 91.68),
+          ("dropped", 0),
+        ]))
+    #expect(end.summary == "3 ticks  min 91.68  max 108.88  mean 101.226667  last 91.68  dropped 0")
+  }
+
+  /// On one timeline: every value is produced before `producer_stopped`, none after it, even
+  /// with an hour of virtual time left to produce in.
+  @Test func noValueIsProducedAfterProducerStopped() {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let source = AnnouncingSource(base: randomSource(clock: clock), output: capture.output)
+    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 3)
+    _ = runToEnd(flow, source, capture: capture, clock: clock)
+    clock.advance(by: .seconds(3600))
+    #expect(clock.pendingSleepCount == 0)
+    #expect(
+      capture.describe(["n", "price", "reason"]) == [
+        "produced price=103.12 @1000", "tick n=1 price=103.12 @1000",
+        "produced price=108.88 @2000", "tick n=2 price=108.88 @2000",
+        "produced price=91.68 @3000", "tick n=3 price=91.68 @3000",
+        "producer_stopped reason=consumer_finished @3000",
+      ])
+  }
+
+  @Test func tenThousandVirtualTicksDoNotDrift() {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 10_000)
+    let source = randomSource(clock: clock, interval: .milliseconds(10))
+    _ = runToEnd(flow, source, capture: capture, clock: clock)
+    let ticks = capture.events.filter { $0["event"] == "tick" }
+    #expect(ticks.count == 10_000)
+    let late = ticks.enumerated().filter { index, tick in
+      tick["elapsed_ms"] != .double(Double(index + 1) * 10)
+    }
+    #expect(late.map(\.offset) == [])
+    #expect(ticks.last?["elapsed_ms"] == 100_000)
+    #expect(clock.now.offset == .seconds(100))
+  }
+
+  /// Deadlines are absolute: a consumer that is sometimes 2.5 intervals late does not delay
+  /// production, so the 10,000th price still comes at exactly 100 s.
+  @Test func aLateConsumerDoesNotMakeTheFeedDrift() {
+    let clock = TestClock()
+    let arrivals = TickerRecorder<Duration>()
+    let source = randomSource(clock: clock, interval: .milliseconds(10))
+    let task = clock.launch {
+      await PriceFeed(buffer: .default).run(source) { reader in
+        var taken = 0
+        while await reader.next() != nil {
+          taken += 1
+          if taken == 10_000 { break }
+          if taken % 100 == 0 { try? await clock.sleep(for: .milliseconds(25)) }
+        }
+        arrivals.append(clock.now.offset)
+      }.report
+    }
+    #expect(clock.run(limit: 100_000))
+    #expect(arrivals.values == [.seconds(100)])
+    task.cancel()
+  }
+
+  @Test func cancellingTheRunStopsTheProducerWithReasonCancelled() {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
+    let task = clock.launch { await flow.run(randomSource(clock: clock), output: capture.output) }
+    clock.advance(by: .milliseconds(2500))
+    task.cancel()
+    clock.drain()
+    #expect(clock.pendingSleepCount == 0)
+    #expect(
+      capture.describe(["n", "reason", "produced"]) == [
+        "tick n=1 @1000", "tick n=2 @2000", "producer_stopped reason=cancelled produced=2 @2500",
+      ])
+  }
+
+  /// A burst the consumer could not keep up with: 1 goes straight to the waiting consumer, then
+  /// 4 pushes 2 and 3 out of a one-value buffer, all before the consumer runs. Drops are
+  /// reported as counted when a value is taken, before its tick: "so far, 2 were lost".
+  @Test func droppedValuesAreReportedBeforeTheNextTick() throws {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let flow = TickerFlow(feed: PriceFeed(buffer: .newest(1)), count: 2)
+    let source = FixedPrices(values: [1, 2, 3, 4], endsAfterwards: false)
+    let end = try #require(runToEnd(flow, source, capture: capture, clock: clock))
+    #expect(
+      capture.describe(["n", "price", "count", "total", "buffer", "reason", "dropped"]) == [
+        "dropped count=2 total=2 buffer=newest:1 @0", "tick n=1 price=1 @0", "tick n=2 price=4 @0",
+        "producer_stopped reason=consumer_finished dropped=2 @0",
+      ])
+    #expect(end.fields.first?.1["dropped"] == 2)
+  }
+
+  @Test func fromLinesShowsGoodLinesOnTimeAndReportsBadOnes() {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let rejected = TickerRecorder<String>()
+    let lines = LineSource.lines(["101", "+1s 102.5", "abc", "# a comment", "", "@3s 100"])
+    let input = ScriptedInput(
+      lines: lines, clock: clock, elapsed: { clock.now.offset }, parse: PriceLine.parse,
+      reject: { rejected.append($0.description) })
+    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
+    let source = PriceFeedLineSource(prices: input, waitsForConsumer: false)
+    _ = runToEnd(flow, source, capture: capture, clock: clock)
+    #expect(
+      capture.describe(["n", "price", "change", "reason"]) == [
+        "tick n=1 price=101 change=null @0", "tick n=2 price=102.5 change=1.5 @1000",
+        "tick n=3 price=100 change=-2.5 @3000", "producer_stopped reason=source_finished @3000",
+      ])
+    #expect(rejected.values == ["line 3: not a price: 'abc' (expected a number such as 101.25)"])
+  }
+
+  @Test func textModeShowsArrowsAndTheSummary() throws {
+    let clock = TestClock()
+    let capture = CapturedTickerOutput(clock: clock, json: false)
+    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
+    let source = FixedPrices(values: [100, 100.5, 100.5, 99.25])
+    let end = try #require(runToEnd(flow, source, capture: capture, clock: clock))
+    #expect(
+      capture.lines == [
+        "  0.000s  ticker  #1  100.00", "  0.000s  ticker  #2  100.50  ▲ 0.50",
+        "  0.000s  ticker  #3  100.50  = 0.00", "  0.000s  ticker  #4  99.25  ▼ 1.25",
+        "  0.000s  ticker  producer stopped (source finished): 4 produced, 0 dropped",
+      ])
+    #expect(end.summary == "4 ticks  min 99.25  max 100.50  mean 100.0625  last 99.25  dropped 0")
+  }
+}

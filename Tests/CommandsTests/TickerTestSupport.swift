@@ -1,0 +1,111 @@
+import Core
+import Synchronization
+import Testing
+
+@testable import Commands
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// Values appended from any task, read by the test.
+final class TickerRecorder<Value: Sendable>: Sendable {
+  private let storage = Mutex<[Value]>([])
+  func append(_ value: Value) { storage.withLock { $0.append(value) } }
+  var values: [Value] { storage.withLock { $0 } }
+}
+
+/// An `EventOutput` whose lines a test can read: JSON (or text) written to a temporary file,
+/// timed by a test clock, so `elapsed_ms` is virtual time and exact.
+final class CapturedTickerOutput: Sendable {
+  let output: EventOutput
+  private let path: String
+  private let fd: Int32
+
+  init(clock: TestClock, json: Bool = true) {
+    let path = "/tmp/ticker-test-\(UInt64.random(in: 0...UInt64.max))"
+    let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+    precondition(fd >= 0, "cannot create \(path)")
+    self.fd = fd
+    self.path = path
+    output = EventOutput(
+      command: "ticker", json: json, quiet: false, style: Style(enabled: false),
+      writer: OutputWriter(fileDescriptor: fd), elapsed: { clock.now.offset })
+  }
+
+  deinit {
+    close(fd)
+    unlink(path)
+  }
+
+  /// Every line written (and flushed) so far.
+  var lines: [String] {
+    output.flush()
+    guard let file = fopen(path, "r") else { return [] }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = fread(&chunk, 1, chunk.count, file)
+      if count <= 0 { break }
+      bytes += chunk[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// The JSON lines, parsed.
+  var events: [JSONValue] {
+    lines.compactMap { try? JSONParser.parse($0) }
+  }
+
+  /// `event` plus the named fields of each event, e.g. `tick n=3 price=101.27 @3000`.
+  func describe(_ keys: [String] = ["n", "price", "change", "reason", "count", "total"]) -> [String]
+  {
+    events.map { event in
+      var text = event["event"].map(\.serialized) ?? "?"
+      text = text.replacing("\"", with: "")
+      for key in keys {
+        if let value = event[key] {
+          text += " \(key)=\(value.serialized.replacing("\"", with: ""))"
+        }
+      }
+      if let elapsed = event["elapsed_ms"] { text += " @\(elapsed.serialized)" }
+      return text
+    }
+  }
+}
+
+/// A source that yields fixed values at once, without waiting, then ends (or stays open).
+struct FixedPrices: PriceFeedSource {
+  var values: [Double]
+  var endsAfterwards = true
+
+  func produce(into sink: PriceFeedSink) async -> PriceFeedSourceEnd {
+    for value in values {
+      guard sink.yield(value) else { return .stopped }
+    }
+    guard endsAfterwards else {
+      await PriceFeedTermination().wait()  // until cancelled
+      return .stopped
+    }
+    return .sourceFinished
+  }
+}
+
+/// The random feed on a test clock.
+func randomSource(
+  clock: TestClock, interval: Duration = .seconds(1), seed: UInt64 = 42
+) -> PriceFeedRandomSource<TestClock> {
+  guard let prices = try? RandomPrices(seed: seed, min: 90, max: 110) else {
+    preconditionFailure("90...110 is a valid range")
+  }
+  return PriceFeedRandomSource(prices: prices, interval: interval, clock: clock)
+}
+
+/// The first `count` prices of the random feed for `seed`.
+func expectedPrices(seed: UInt64 = 42, count: Int) -> [Double] {
+  guard var prices = try? RandomPrices(seed: seed, min: 90, max: 110) else {
+    preconditionFailure("90...110 is a valid range")
+  }
+  return (0..<count).map { _ in prices.next() }
+}

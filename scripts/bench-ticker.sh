@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Benchmark of `loadctl ticker` (issues 5 and 10). Prints figures; it is not a timed test and
+# exits 0 whatever the numbers are (non-zero only when a build or a command fails).
+#
+#  1. Throughput: `loadctl ticker --interval 0 --count N --json --seed 1 > /dev/null` in lines per
+#     second, against Benchmarks/TickerReference, a plain loop writing the same lines (same
+#     generator and Core formatting, no stream, no tasks), and against the same loop formatting
+#     each tick with JSONEncoder (the baseline issue 5 measured, ~576k lines/s). Goal: >= 0.5x.
+#  2. Memory: peak RSS of 1,000,000 ticks vs 10,000 ticks. Goal: <= 1.1x.
+#  3. Latency into a pipe at --interval 1s: when each line reaches a reader.
+#
+# Uses hyperfine when installed (apt-get install -y hyperfine), else a loop over
+# /usr/bin/time; /usr/bin/time -v for peak RSS. Release builds.
+#
+# Usage: scripts/bench-ticker.sh            full run (about a minute)
+#        scripts/bench-ticker.sh --quick    100,000 lines, 3 runs, no pipe check
+# Environment: COUNT (ticks, default 1000000), RUNS (default 5).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+quick=false
+if [[ "${1:-}" == "--quick" ]]; then quick=true; fi
+COUNT=${COUNT:-$($quick && echo 100000 || echo 1000000)}
+RUNS=${RUNS:-$($quick && echo 3 || echo 5)}
+SEED=1
+LINES=$((COUNT + 3)) # start, the ticks, producer_stopped, end
+
+if [[ ! -x /usr/bin/time ]]; then
+  echo "error: /usr/bin/time is missing (apt-get install -y time)" >&2
+  exit 2
+fi
+
+echo "== building (release)"
+swift build -c release --product loadctl 2>&1 | tail -n 1
+swift build -c release --product TickerReference 2>&1 | tail -n 1
+BIN=$(swift build -c release --show-bin-path)
+LOADCTL="$BIN/loadctl"
+REFERENCE="$BIN/TickerReference"
+
+echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)," \
+  "$(swift --version 2>&1 | head -n 1)"
+
+# Prints "best median" wall-clock seconds of a shell command over $RUNS runs.
+seconds() {
+  local command=$1
+  if command -v hyperfine >/dev/null 2>&1; then
+    local report
+    report=$(mktemp)
+    if ! hyperfine --style none --warmup 1 --runs "$RUNS" --export-json "$report" "$command" \
+      2>&1 >/dev/null | grep -q outliers; then :; else
+      echo "  (hyperfine saw statistical outliers: the machine is busy)" >&2
+    fi
+    python3 - "$report" <<'PY'
+import json, statistics, sys
+times = json.load(open(sys.argv[1]))["results"][0]["times"]
+print(f"{min(times):.4f} {statistics.median(times):.4f}")
+PY
+    rm -f "$report"
+  else
+    local times=()
+    for _ in $(seq "$RUNS"); do
+      times+=("$({ /usr/bin/time -f %e bash -c "$command" >/dev/null; } 2>&1 | tail -n 1)")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[1], a[int((NR + 1) / 2)] }'
+  fi
+}
+
+# Prints lines per second for a time in seconds.
+rate() { awk -v lines="$LINES" -v s="$1" 'BEGIN { printf "%.0f", lines / s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+echo
+echo "== 1. throughput: $LINES lines to /dev/null, $RUNS runs (lines/s from the median; best run in brackets)"
+ticker_command="$LOADCTL ticker --interval 0 --count $COUNT --json --seed $SEED > /dev/null"
+reference_command="$REFERENCE $COUNT $SEED > /dev/null"
+encoder_command="$REFERENCE $COUNT $SEED --encoder > /dev/null"
+read -r ticker_best ticker_median <<<"$(seconds "$ticker_command")"
+read -r reference_best reference_median <<<"$(seconds "$reference_command")"
+read -r encoder_best encoder_median <<<"$(seconds "$encoder_command")"
+ticker_rate=$(rate "$ticker_median")
+reference_rate=$(rate "$reference_median")
+encoder_rate=$(rate "$encoder_median")
+printf '  %-44s %9s lines/s  (%s s) [%s lines/s]\n' \
+  "loadctl ticker" "$ticker_rate" "$ticker_median" "$(rate "$ticker_best")" \
+  "plain loop, hand-formatted (TickerReference)" "$reference_rate" "$reference_median" \
+  "$(rate "$reference_best")" \
+  "plain loop, JSONEncoder (--encoder)" "$encoder_rate" "$encoder_median" "$(rate "$encoder_best")"
+echo "  ratio to the hand-formatted loop: $(ratio "$ticker_rate" "$reference_rate")x" \
+  "(best runs: $(ratio "$(rate "$ticker_best")" "$(rate "$reference_best")")x)"
+echo "  ratio to the JSONEncoder loop:    $(ratio "$ticker_rate" "$encoder_rate")x" \
+  "(best runs: $(ratio "$(rate "$ticker_best")" "$(rate "$encoder_best")")x)   goal: >= 0.5x"
+
+# Peak RSS in KiB of `loadctl ticker` for a tick count: the median of 3 runs.
+peak_rss() {
+  for _ in 1 2 3; do
+    /usr/bin/time -v "$LOADCTL" ticker --interval 0 --count "$1" --json --seed "$SEED" \
+      2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ { print $2 }'
+  done | sort -n | sed -n 2p
+}
+
+echo
+echo "== 2. peak RSS (median of 3)"
+small=$(peak_rss 10000)
+large=$(peak_rss "$COUNT")
+echo "  10,000 ticks: $small KiB; $COUNT ticks: $large KiB;" \
+  "ratio $(ratio "$large" "$small")x   goal: <= 1.1x"
+
+if ! $quick; then
+  echo
+  echo "== 3. into a pipe at --interval 1s: seconds after start when each line reaches the reader"
+  "$LOADCTL" ticker --count 3 --seed "$SEED" | python3 -c '
+import sys, time
+start = time.monotonic()
+for line in sys.stdin:
+    print(f"  {time.monotonic() - start:6.3f}  {line.rstrip()}")
+'
+fi
