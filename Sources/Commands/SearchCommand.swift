@@ -1,4 +1,11 @@
 import Core
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `loadctl search`: debounced, latest-wins search over typed queries, and the race without it.
 package enum SearchCommand {
@@ -51,7 +58,7 @@ package enum SearchCommand {
     let source: SearchSource
     let queries: SearchQueries
     do {
-      queries = try SearchQueries(invocation)
+      queries = try SearchQueries(invocation, stdinIsTerminal: isatty(0) == 1)
       source = try SearchSource(invocation)
     } catch let error as UsageError {
       Loadctl.fail(usage: error)
@@ -72,6 +79,9 @@ package enum SearchCommand {
       let flow = SearchFlow(
         fetch: source.fetcher(clock: context.clock), clock: context.clock, debounce: debounce,
         naive: naive)
+      if queries.source == .keys, let keys = liveTyping(context) {
+        return await runFlow(flow, inputs: AnyInput(keys), context: context)
+      }
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) } ?? queries.lines
       return await runFlow(flow, lines: lines, context: context)
     }
@@ -81,9 +91,44 @@ package enum SearchCommand {
   package static func runFlow(
     _ flow: SearchFlow, lines: AsyncStream<RawLine>, context: RunContext
   ) async -> FlowEnd {
+    await runFlow(
+      flow, inputs: AnyInput(context.input(lines, parse: SearchAction.parse)), context: context)
+  }
+
+  /// The search box typed live: each key edits the query and goes through the same debounce.
+  ///
+  /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
+  /// Esc — or `q` while the box is empty — quits.
+  static func liveTyping(_ context: RunContext) -> KeyActions<SearchAction>? {
+    let box = Mutex("")
+    return context.terminal.keyActions(
+      legend: "type to search · backspace deletes · Esc (or q on an empty box) quits"
+    ) { key -> KeyResult<SearchAction> in
+      switch key {
+      case .escape: return .quit
+      case .character(let character):
+        return box.withLock { text in
+          if character == "q", text.isEmpty { return .quit }
+          text.append(character)
+          return .action(.queryChanged(text))
+        }
+      case .backspace:
+        return box.withLock { text in
+          guard !text.isEmpty else { return .ignore }
+          text.removeLast()
+          return .action(.queryChanged(text))
+        }
+      default: return .ignore
+      }
+    }
+  }
+
+  /// Runs the flow over `inputs` until the last query settled and the input ended.
+  static func runFlow(
+    _ flow: SearchFlow, inputs: AnyInput<SearchAction>, context: RunContext
+  ) async -> FlowEnd {
     let renderer = SearchRenderer(output: context.output, elapsed: context.elapsed)
     let store = Store(initialState: SearchState(), reducer: flow.reduce)
-    let inputs = context.input(lines, parse: SearchAction.parse)
     let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     return end(result.state, renderer.counts, style: context.output.style)
   }

@@ -75,6 +75,20 @@ import Testing
     #expect(result.output.contains("loading → \u{1B}[1midle\u{1B}[0m (cancelled)"))
   }
 
+  @Test func searchTypingEditsTheQueryLive() async throws {
+    let result = try await Self.runOnTerminal(
+      [
+        ["wait", "type to search"], ["send", "sw"], ["send", "i"], ["send", "\u{7F}"],
+        ["send", "é"], ["wait", "results \"swé\""], ["send", "\u{1B}"],
+      ], ["search", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+    #expect(result.output.contains("typed \"swi\"  debouncing \"sw\" → debouncing \"swi\""))
+    #expect(result.output.contains("typed \"sw\"  debouncing \"swi\" → debouncing \"sw\""))
+    #expect(result.output.contains("[1 request started, 0 cancelled]"))
+  }
+
   @Test func spinnerDrawsOnATerminalWhileLoading() async throws {
     let result = try await Self.runOnTerminal(
       [["wait", "loading…"], ["send", "q"]], ["profile", "--latency", "30s"])

@@ -10,13 +10,15 @@ struct SearchQueries: Sendable {
     case query(String)
     case typing(String, keystroke: Duration)
     case input(path: String)
+    /// Live typing at a terminal (no query source given, stdin is a terminal).
+    case keys
   }
 
   let source: Source
 
   /// Picks exactly one source from the options.
   /// - Throws: `UsageError` when none or several are given, or an option does not apply.
-  init(_ invocation: Invocation) throws(UsageError) {
+  init(_ invocation: Invocation, stdinIsTerminal: Bool = false) throws(UsageError) {
     let query = invocation.positionals.first
     let typed = invocation.string("type")
     let input = invocation.string("input")
@@ -24,6 +26,10 @@ struct SearchQueries: Sendable {
       query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
     ]
     .compactMap { $0 }
+    if given.isEmpty, stdinIsTerminal, invocation.string("clock") != "virtual" {
+      source = .keys
+      return
+    }
     guard given.count == 1 else {
       throw UsageError.invalidValue(
         given.isEmpty
@@ -62,6 +68,7 @@ struct SearchQueries: Sendable {
       typed = .string(text)
       keystroke = .double(EventOutput.milliseconds(interval))
     case .input(let path): input = .string(path)
+    case .keys: input = "keys"
     }
     return [("query", query), ("type", typed), ("keystroke_ms", keystroke), ("input", input)]
   }
@@ -77,7 +84,7 @@ struct SearchQueries: Sendable {
     switch source {
     case .query(let text): LineSource.lines([SearchAction.line(typing: text)])
     case .typing(let text, let keystroke): LineSource.lines(Self.script(typing: text, keystroke))
-    case .input: LineSource.lines([])
+    case .input, .keys: LineSource.lines([])
     }
   }
 
