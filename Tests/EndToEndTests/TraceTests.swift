@@ -8,6 +8,14 @@ import Testing
   static let runs: [[String]] = [
     ["profile", "--fail", "x", "--retries", "2", "--backoff", "200ms", "--latency", "300ms"],
     ["profile", "--latency", "200ms"],
+    ["search", "--type", "swiftui", "--keystroke", "80ms", "--seed", "1"],
+    [
+      "search", "--type", "task", "--keystroke", "50ms", "--naive", "--jitter", "300ms", "--seed",
+      "3",
+    ],
+    ["ticker", "--count", "5", "--seed", "42"],
+    ["timer", "--interval", "100ms", "--ticks", "5"],
+    ["counter", "--policy", "latest", "d", "d", "+"],
   ]
 
   @Test(arguments: runs)
