@@ -17,6 +17,14 @@ let package = Package(
     // The plain-loop reference of scripts/bench-ticker.sh; not a product.
     .executableTarget(
       name: "TickerReference", dependencies: ["Core"], path: "Benchmarks/TickerReference"),
+    // scripts/bench.sh: start-up of a stdlib-only async hello world, against `loadctl --version`.
+    .executableTarget(name: "HelloReference", path: "Benchmarks/HelloReference"),
+    // scripts/bench.sh: Ctrl-C to exit of a task group of sleepers, against profile and ticker.
+    .executableTarget(
+      name: "CancelReference", dependencies: ["Core"], path: "Benchmarks/CancelReference"),
+    // scripts/bench.sh: actions/s through `Store.run` against a plain loop over the same reducer.
+    .executableTarget(
+      name: "StoreThroughput", dependencies: ["Core"], path: "Benchmarks/StoreThroughput"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "CommandsTests", dependencies: ["Commands", "Core"]),
     .testTarget(

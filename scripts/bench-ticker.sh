@@ -14,7 +14,8 @@
 #
 # Usage: scripts/bench-ticker.sh            full run (about a minute)
 #        scripts/bench-ticker.sh --quick    100,000 lines, 3 runs, no pipe check
-# Environment: COUNT (ticks, default 1000000), RUNS (default 5).
+# Environment: COUNT (ticks, default 1000000), RUNS (default 5), BENCH_RESULT=FILE to also write
+# the figures as KEY=VALUE lines to FILE (for scripts/bench.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -104,6 +105,11 @@ small=$(peak_rss 10000)
 large=$(peak_rss "$COUNT")
 echo "  10,000 ticks: $small KiB; $COUNT ticks: $large KiB;" \
   "ratio $(ratio "$large" "$small")x   goal: <= 1.1x"
+
+if [[ -n "${BENCH_RESULT:-}" ]]; then
+  printf '%s\n' "count=$COUNT" "ticker_rate=$ticker_rate" "reference_rate=$reference_rate" \
+    "encoder_rate=$encoder_rate" "rss_small_kib=$small" "rss_large_kib=$large" >"$BENCH_RESULT"
+fi
 
 if ! $quick; then
   echo

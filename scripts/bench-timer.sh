@@ -7,7 +7,8 @@
 # every run and the medians. The goal for loadctl is ≤ 1 ms; the naive loop drifts by hundreds.
 #
 # Usage: scripts/bench-timer.sh [RUNS]          (default 5)
-# Environment: INTERVAL_MS (default 10), TICKS (default 1000), SKIP_BUILD=1 to reuse the build.
+# Environment: INTERVAL_MS (default 10), TICKS (default 1000), SKIP_BUILD=1 to reuse the build,
+# BENCH_RESULT=FILE to also write the medians as KEY=VALUE lines to FILE (for scripts/bench.sh).
 # Exit status: 0, or 1 when the loadctl median misses the 1 ms goal and BENCH_STRICT=1.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -50,6 +51,10 @@ done
 ours_median="$(printf '%s\n' "${loadctl_values[@]}" | median)"
 naive_median="$(printf '%s\n' "${naive_values[@]}" | median)"
 printf '%-5s %14s %14s\n' median "$ours_median" "$naive_median"
+if [[ -n "${BENCH_RESULT:-}" ]]; then
+  printf '%s\n' "ticks=$TICKS" "interval_ms=$INTERVAL_MS" "loadctl_ms=$ours_median" \
+    "naive_ms=$naive_median" >"$BENCH_RESULT"
+fi
 
 if awk -v m="$ours_median" -v g="$GOAL_MS" 'BEGIN { exit !(m <= g) }'; then
   echo "goal: loadctl's final tick ≤ ${GOAL_MS} ms late — met"
