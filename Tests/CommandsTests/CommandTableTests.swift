@@ -34,21 +34,23 @@ import Testing
   ]
 
   @Test(.enabled(if: ShellRunner.hasBashCompletion), arguments: cases)
-  func bash(line: String, expected: [String]) throws {
-    let found = try ShellCompletionTests.complete(bash: line, spec: CommandTable.program)
+  func bash(line: String, expected: [String]) async throws {
+    let found = try await ShellCompletionTests.complete(bash: line, spec: CommandTable.program)
     #expect(found == expected.sorted())
   }
 
   @Test(.enabled(if: ShellRunner.hasZsh), arguments: cases)
-  func zsh(line: String, expected: [String]) throws {
+  func zsh(line: String, expected: [String]) async throws {
     #expect(
-      try ShellCompletionTests.complete(zsh: line, spec: CommandTable.program) == expected.sorted())
+      try await ShellCompletionTests.complete(zsh: line, spec: CommandTable.program)
+        == expected.sorted())
   }
 
   @Test(.enabled(if: ShellRunner.hasFish), arguments: cases)
-  func fish(line: String, expected: [String]) throws {
+  func fish(line: String, expected: [String]) async throws {
     #expect(
-      try ShellCompletionTests.complete(fish: line, spec: CommandTable.program) == expected.sorted()
+      try await ShellCompletionTests.complete(fish: line, spec: CommandTable.program)
+        == expected.sorted()
     )
   }
 }

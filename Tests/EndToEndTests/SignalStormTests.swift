@@ -45,10 +45,11 @@ struct SignalStormTests {
       let waitFor = Int(random.next() % 12) + 2
       let loadctl = try LoadctlProcess.start(storm.arguments + ["--json"])
       for _ in 1...waitFor { try await loadctl.waitForLine { _ in true } }
+      let sentAfter = ContinuousClock.now - loadctl.startedAt
       loadctl.send(signal: storm.signal)
       let termination = try await loadctl.waitForExit()
       let context =
-        "\(storm.testDescription), run \(run), after \(waitFor) events; "
+        "\(storm.testDescription), run \(run), after \(waitFor) events (sent \(sentAfter)); "
         + "printed \(loadctl.stdoutLines.count) lines, last: \(loadctl.stdoutLines.last ?? "-")"
       #expect(termination == .signaled(storm.signal), "\(context)")
       let events = try JSONLines.parse(loadctl.stdoutLines)

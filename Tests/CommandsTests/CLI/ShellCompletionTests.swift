@@ -30,9 +30,9 @@ import Testing
   @Test(
     .enabled(if: ShellRunner.hasBashCompletion, "bash or bash-completion is not installed"),
     arguments: cases)
-  func bash(line: String, expected: [String]) throws {
+  func bash(line: String, expected: [String]) async throws {
     for withBashCompletion in [true, false] {
-      let found = try Self.complete(
+      let found = try await Self.complete(
         bash: line, spec: CLIFixture.program, withBashCompletion: withBashCompletion)
       #expect(found == expected, "bash-completion: \(withBashCompletion)")
     }
@@ -40,7 +40,7 @@ import Testing
 
   /// What bash offers for `line` (with or without the bash-completion package loaded).
   static func complete(bash line: String, spec: ProgramSpec, withBashCompletion: Bool = true)
-    throws -> [String]
+    async throws -> [String]
   {
     let setup = try Setup(shell: "bash", line: line, spec: spec)
     defer { try? FileManager.default.removeItem(at: setup.directory) }
@@ -55,19 +55,19 @@ import Testing
       _loadctl loadctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let (status, output) = try ShellRunner.run(
+    let (status, output) = try await ShellRunner.run(
       "/usr/bin/env", ["bash", "-c", harness, "bash", setup.script] + Self.bashWords(setup.line))
     #expect(status == 0)
     return Self.candidates(output)
   }
 
   @Test(.enabled(if: ShellRunner.hasZsh, "zsh is not installed"), arguments: cases)
-  func zsh(line: String, expected: [String]) throws {
-    #expect(try Self.complete(zsh: line, spec: CLIFixture.program) == expected)
+  func zsh(line: String, expected: [String]) async throws {
+    #expect(try await Self.complete(zsh: line, spec: CLIFixture.program) == expected)
   }
 
   /// What zsh offers for `line`.
-  static func complete(zsh line: String, spec: ProgramSpec) throws -> [String] {
+  static func complete(zsh line: String, spec: ProgramSpec) async throws -> [String] {
     let setup = try Setup(shell: "zsh", line: line, spec: spec)
     defer { try? FileManager.default.removeItem(at: setup.directory) }
     let captured = setup.directory.appendingPathComponent("captured.txt").path
@@ -91,7 +91,7 @@ import Testing
       zpty -r shell line '*CAPTUREDONE*' || exit 4
       zpty -d shell
       """#
-    let (status, _) = try ShellRunner.run(
+    let (status, _) = try await ShellRunner.run(
       "/usr/bin/env",
       ["zsh", "-f", "-c", harness, "zsh", setup.directory.path, captured, setup.line])
     #expect(status == 0)
@@ -100,15 +100,15 @@ import Testing
   }
 
   @Test(.enabled(if: ShellRunner.hasFish, "fish is not installed"), arguments: cases)
-  func fish(line: String, expected: [String]) throws {
-    #expect(try Self.complete(fish: line, spec: CLIFixture.program) == expected)
+  func fish(line: String, expected: [String]) async throws {
+    #expect(try await Self.complete(fish: line, spec: CLIFixture.program) == expected)
   }
 
   /// What fish offers for `line`.
-  static func complete(fish line: String, spec: ProgramSpec) throws -> [String] {
+  static func complete(fish line: String, spec: ProgramSpec) async throws -> [String] {
     let setup = try Setup(shell: "fish", line: line, spec: spec)
     defer { try? FileManager.default.removeItem(at: setup.directory) }
-    let (status, output) = try ShellRunner.run(
+    let (status, output) = try await ShellRunner.run(
       "/usr/bin/env",
       [
         "fish", "--no-config", "-c", "source $argv[1]; complete -C$argv[2]", setup.script,

@@ -22,8 +22,23 @@ enum ShellRunner {
   static var hasZsh: Bool { which("zsh") != nil }
   static var hasFish: Bool { which("fish") != nil }
 
-  /// Runs `executable` with `arguments` and returns its exit status and standard output.
-  static func run(_ executable: String, _ arguments: [String]) throws -> (
+  /// Runs `executable` with `arguments` on a thread of its own and returns its exit status and
+  /// standard output.
+  ///
+  /// Waiting for a shell blocks; doing that on the cooperative pool (two threads here) stalled
+  /// every other async test in the run, so the blocking part runs on a plain thread.
+  static func run(_ executable: String, _ arguments: [String]) async throws -> (
+    status: Int32, output: String
+  ) {
+    try await withCheckedThrowingContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(with: Result { try runBlocking(executable, arguments) })
+      }
+      thread.start()
+    }
+  }
+
+  private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (
     status: Int32, output: String
   ) {
     let process = Process()
