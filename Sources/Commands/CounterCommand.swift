@@ -49,7 +49,7 @@ package enum CounterCommand {
     if let problem = firstProblem(in: actions) { Loadctl.fail(badInput: problem) }
     let delay = invocation.duration("delay") ?? .seconds(1)
     let policy = invocation.string("policy").flatMap(EffectPolicy.init) ?? .drop
-    let inputFD = openInput(input)
+    let inputFD = Loadctl.openInput(input)
     let options: [(String, JSONValue)] = [
       ("delay_ms", .double(EventOutput.milliseconds(delay))),
       ("policy", .string(policy.rawValue)),
@@ -81,16 +81,6 @@ package enum CounterCommand {
       }
     }
     return nil
-  }
-
-  /// Opens `--input`, or exits 65 with one clear line.
-  static func openInput(_ path: String?) -> (Int32, Bool)? {
-    guard let path else { return nil }
-    do throws(InputFile.Failure) {
-      return try InputFile.open(path, option: "--input")
-    } catch {
-      Loadctl.fail(badInput: error.message)
-    }
   }
 
   /// Where actions come from: argument or input lines; else keys at a terminal; else none.

@@ -53,6 +53,16 @@ package enum Loadctl {
     exit(CommandRuntime.ExitStatus.badInput)
   }
 
+  /// Opens `--input` (a file, or `-` for stdin), or exits 65 with one clear line.
+  package static func openInput(_ path: String?) -> (Int32, Bool)? {
+    guard let path else { return nil }
+    do throws(InputFile.Failure) {
+      return try InputFile.open(path, option: "--input")
+    } catch {
+      fail(badInput: error.message)
+    }
+  }
+
   static func printOut(_ text: String) {
     let writer = OutputWriter(fileDescriptor: 1)
     writer.write(text)

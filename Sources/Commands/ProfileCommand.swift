@@ -43,7 +43,7 @@ package enum ProfileCommand {
       Loadctl.fail(badInput: "\(error)")
     }
     let input = invocation.string("input")
-    let inputFD = openInput(input)
+    let inputFD = Loadctl.openInput(input)
     let retries = invocation.int("retries") ?? 0
     let backoff = invocation.duration("backoff") ?? .milliseconds(500)
     let options: [(String, JSONValue)] =
@@ -59,16 +59,6 @@ package enum ProfileCommand {
         backoff: backoff)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await runFlow(flow, lines: lines, context: context)
-    }
-  }
-
-  /// Opens `--input`, or exits 65 with one clear line.
-  static func openInput(_ path: String?) -> (Int32, Bool)? {
-    guard let path else { return nil }
-    do throws(InputFile.Failure) {
-      return try InputFile.open(path, option: "--input")
-    } catch {
-      Loadctl.fail(badInput: error.message)
     }
   }
 

@@ -46,7 +46,7 @@ package enum TimerCommand {
     if let problem = problem(invocation) {
       Loadctl.fail(usage: .invalidValue(problem, command: spec.name))
     }
-    let inputFD = openInput(input)
+    let inputFD = Loadctl.openInput(input)
     let options: [(String, JSONValue)] = [
       ("interval_ms", .double(EventOutput.milliseconds(interval))),
       ("ticks", tickLimit.map(JSONValue.int) ?? .null),
@@ -59,16 +59,6 @@ package enum TimerCommand {
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await TimerRun(flow: flow, context: context).run(
         paused: paused, duration: duration, lines: lines)
-    }
-  }
-
-  /// Opens `--input`, or exits 65 with one clear line.
-  static func openInput(_ path: String?) -> (Int32, Bool)? {
-    guard let path else { return nil }
-    do throws(InputFile.Failure) {
-      return try InputFile.open(path, option: "--input")
-    } catch {
-      Loadctl.fail(badInput: error.message)
     }
   }
 

@@ -76,7 +76,7 @@ struct SearchQueries: Sendable {
   /// Opens `--input` (exits 65 with one line when it can't); `nil` for the other sources.
   func openInput() -> (Int32, Bool)? {
     guard case .input(let path) = source else { return nil }
-    return ProfileCommand.openInput(path)
+    return Loadctl.openInput(path)
   }
 
   /// The lines of the argument or of the typing; empty for `--input`.
