@@ -48,4 +48,19 @@ import Testing
       try InputLine.parse("@10000000000000s load", number: 1)
     }
   }
+
+  /// `formatDuration` takes any duration; it computed `magnitude * 1000` in `UInt128`, which
+  /// overflowed above about 3.4e17 seconds.
+  @Test(arguments: [
+    (Duration.seconds(Int64.max), "9223372036854775807s"),
+    (.seconds(Int64.min), "-9223372036854775808s"),
+    (.seconds(400_000_000_000_000_000), "400000000000000000s"),
+    (
+      Duration(secondsComponent: Int64.max, attosecondsComponent: 1),
+      "9223372036854775807000000000ns"
+    ),
+  ])
+  func formattingAHugeDurationDoesNotOverflow(duration: Duration, expected: String) {
+    #expect(formatDuration(duration) == expected)
+  }
 }

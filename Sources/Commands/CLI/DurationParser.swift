@@ -86,7 +86,8 @@ package func formatDuration(_ duration: Duration) -> String {
   let units = durationUnits.filter { $0.suffix != "µs" && $0.suffix != "μs" }
   for unit in units {
     let scale = UInt128(unit.attoseconds)
-    let isExact = (magnitude * 1000) % scale == 0
+    // Every scale is a multiple of 1000; `magnitude * 1000` would overflow for long durations.
+    let isExact = magnitude % (scale / 1000) == 0
     if magnitude >= scale && (isExact || unit.suffix == "ns") {
       return sign + decimal(magnitude, over: scale) + unit.suffix
     }
