@@ -26,8 +26,11 @@ public func fuzzArgumentParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
       readEveryOption(of: invocation)
     }
   } catch {
-    let lines = error.render(program: program).split(separator: "\n")
-    check(lines.first?.hasPrefix("Error: ") == true, "error without 'Error: ': \(lines)")
+    let lines = error.render(program: program).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    check(lines.count == 3, "usage error is not three lines: \(lines)")
+    check(lines[0].hasPrefix("Error: "), "error without 'Error: ': \(lines)")
+    check(lines[1].hasPrefix("Usage: loadctl "), "no usage line: \(lines)")
     check(error.exitCode == 64, "usage error with status \(error.exitCode)")
   }
   return 0
