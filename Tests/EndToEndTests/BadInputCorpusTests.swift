@@ -32,6 +32,28 @@ import Testing
     #expect(BadInputCase.all.count >= 60)
   }
 
+  /// A closed stdin used to be replaced by libdispatch's epoll descriptor, which `--file -` read
+  /// ("Invalid argument"); it now reads as empty, like /dev/null.
+  @Test func aClosedStandardInputReadsAsEmpty() async throws {
+    let binary = try BinaryLocator.locate()
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/bash", arguments: ["-c", #""$0" profile --file - <&-"#, binary])
+    #expect(outcome.termination == .exited(65))
+    #expect(outcome.stderr == "Error: '-' is not valid JSON: unexpected end of input at byte 0\n")
+  }
+
+  /// The profile read from stdin at start is the one the load returns (it used to read stdin again).
+  @Test func aProfileFromStandardInputLoads() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--file", "-", "--json", "--clock", "virtual"],
+      stdin: .text(#"{"name":"Stdin","city":"Seoul"}"#))
+    #expect(outcome.termination == .exited(0))
+    #expect(outcome.stderr.isEmpty)
+    let events = try JSONLines.parse(outcome.stdout)
+    #expect(events.last?.value(at: "state.profile.name") as? String == "Stdin")
+    #expect(events.last?.value(at: "state.profile.city") as? String == "Seoul")
+  }
+
   private func check(_ row: BadInputCase) async throws {
     let directory = try row.makeFiles()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -182,6 +204,9 @@ extension BadInputCase {
       "profile", ["--input="], "empty path for '--input' (use a file path, or - for standard input)"
     ),
     .usage(
+      "profile", ["--file", "-", "--input", "-"],
+      "'--file -' and '--input -' cannot both read standard input"),
+    .usage(
       "profile", ["--file", "a.json", "--url", "http://h/"],
       "'--file' and '--url' cannot be used together"),
     .usage(
@@ -226,6 +251,12 @@ extension BadInputCase {
       "profile", ["--input", "{tmp}/secret.txt"],
       "cannot open '{tmp}/secret.txt' for --input: Permission denied", unreadable: ["secret.txt"]),
     .badFile("profile", ["--file", "/dev/zero"], "'/dev/zero' for --file is larger than 1 MiB"),
+    .badFile(
+      "profile", ["--input", "-"], "cannot read '-' for --input: it is a directory", stdin: "."),
+    .badFile(
+      "profile", ["--file", "-"], "cannot read '-' for --file: it is a directory", stdin: "."),
+    .badFile(
+      "profile", ["--file", "-"], "'-' is not valid JSON: unexpected end of input at byte 0"),
     json("empty", "", "'{tmp}/empty.json' is not valid JSON: unexpected end of input at byte 0"),
     json(
       "spaces", " \n\t", "'{tmp}/spaces.json' is not valid JSON: unexpected end of input at byte 3"),

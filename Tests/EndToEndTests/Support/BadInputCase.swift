@@ -51,7 +51,7 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
   var files: [String: [UInt8]] = [:]
   /// Files in `{tmp}` made unreadable (chmod 000).
   var unreadable: [String] = []
-  /// A file in `{tmp}` given as standard input.
+  /// A file in `{tmp}` given as standard input (`.` for the directory itself).
   var stdin: String?
 
   var testDescription: String {
@@ -68,11 +68,11 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
   /// A file the command cannot use; `files` are written into `{tmp}` first.
   static func badFile(
     _ command: String, _ arguments: [String], _ message: String, files: [String: [UInt8]] = [:],
-    unreadable: [String] = []
+    unreadable: [String] = [], stdin: String? = nil
   ) -> Self {
     Self(
       arguments: [command] + arguments, expected: .badFile(message), files: files,
-      unreadable: unreadable)
+      unreadable: unreadable, stdin: stdin)
   }
 
   /// A bad input line between the command's valid ones, read from a file or from stdin.
