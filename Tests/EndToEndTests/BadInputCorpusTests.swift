@@ -117,7 +117,10 @@ extension BadInputCase {
   static let lineContexts: [String: LineContext] = [
     "profile": LineContext(
       arguments: ["--latency", "1s"], before: ["cancel", "# a comment", ""], after: ["load"],
-      applied: ["load", "cancel", "load", "load_response"])
+      applied: ["load", "cancel", "load", "load_response"]),
+    "search": LineContext(
+      arguments: [], before: ["sw"], after: ["swift"],
+      applied: ["query_changed", "query_changed", "debounce_elapsed", "response"]),
   ]
 
   private static let urlForms = "(use scheme://host, such as http://localhost:8080)"
@@ -129,7 +132,7 @@ extension BadInputCase {
   /// The table. Paths are `{tmp}/…`; `{tmp}` is a fresh directory per case. A usage message
   /// ending in `…` is a prefix.
   static let all: [BadInputCase] =
-    global + profileOptions + profileFiles + profileLines
+    global + profileOptions + profileFiles + profileLines + search
     + [
       .flowFailed(
         "profile", ["--url", "http://127.0.0.1:1/"], "request to http://127.0.0.1:1/ failed")
@@ -332,6 +335,14 @@ extension BadInputCase {
     .badLine(
       "profile", Array(repeating: UInt8(ascii: "x"), count: 70_000), "line longer than 65536 bytes",
       viaStdin: true),
+  ]
+
+  /// `search` arrived on main after this table was written: one row of each kind shows the way.
+  private static let search: [BadInputCase] = [
+    .usage("search", ["--limit", "0", "q"], "invalid value '0' for '--limit' (must be 1 or more)"),
+    .badFile(
+      "search", ["--corpus", "{tmp}", "q"], "cannot read '{tmp}' for --corpus: it is a directory"),
+    .badLine("search", Array("+1x swift".utf8), "invalid time prefix '+1x' \(prefixForms)"),
   ]
 
   /// A `--file` profile that cannot be used.
