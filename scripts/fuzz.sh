@@ -43,9 +43,12 @@ select_files() {
       COMMANDS_FILES=(Sources/Commands/CLI/DurationParser.swift)
       ;;
     InputLine)
+      # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.
+      CORE_FILES=(Sources/Core/Support/ReaderThread.swift)
       COMMANDS_FILES=(
         Sources/Commands/CLI/DurationParser.swift
         Sources/Commands/Input/InputLine.swift
+        Sources/Commands/Input/LineChannel.swift
         Sources/Commands/Input/LineSource.swift
       )
       ;;
