@@ -49,7 +49,7 @@ package enum Loadctl {
 
   /// Prints `Error: message` and exits 65 (bad input data).
   package static func fail(badInput message: String) -> Never {
-    printErr("Error: \(message)\n")
+    printErr("Error: \(message.escapingControlCharacters)\n")
     exit(CommandRuntime.ExitStatus.badInput)
   }
 

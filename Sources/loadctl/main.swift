@@ -7,7 +7,15 @@ import Core
   import Darwin
 #endif
 
-// First thing: the signal handler and its reader thread, so no signal is ever lost.
+// A standard descriptor the caller closed (`loadctl … <&-`) would be reused by the next one the
+// process opens — libdispatch's epoll descriptor lands on 0 — and `--input -` would then read
+// it. Holding each closed one on /dev/null keeps 0, 1 and 2 meaning stdin, stdout and stderr.
+// Before anything else opens a descriptor, including the signal pipe below.
+for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
+  _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+}
+
+// Then, before anything else: the signal handler and its reader thread, so no signal is lost.
 UnixSignals.prepare([.interrupt, .terminate])
 
 var environment: [String: String] = [:]

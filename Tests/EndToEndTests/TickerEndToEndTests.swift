@@ -232,7 +232,8 @@ private func isTick(_ n: Int) -> @Sendable (String) -> Bool {
     ),
     (
       ["--interval", "5"],
-      "invalid duration '5' for '--interval' (use a number with a unit: 250us, 300ms, 1.5s, 2m, 1h)"
+      "invalid duration '5' for '--interval' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
     ),
     (["--count", "0"], "invalid value '0' for '--count' (must be 1 or more)"),
     (["--seed", "-1"], "invalid value '-1' for '--seed' (must be 0 or more)"),

@@ -3,7 +3,9 @@ import Core
 /// Where `profile` loads from: the demo API, a JSON file, or a URL.
 package enum ProfileSource: Sendable {
   case demo(latency: Duration, failure: String?)
-  case file(path: String, latency: Duration)
+  /// `preloaded` is the profile read from standard input (`--file -`) at start: stdin can be
+  /// read only once, so each load returns it instead of reading again.
+  case file(path: String, latency: Duration, preloaded: Profile?)
   case url(String, timeout: Duration)
 
   /// Picks and validates the source from the options.
@@ -22,9 +24,13 @@ package enum ProfileSource: Sendable {
       throw UsageError.invalidValue(
         "'--fail' only applies to the demo API, not to '--file' or '--url'", command: "profile")
     }
+    if file == "-", invocation.string("input") == "-" {
+      throw UsageError.invalidValue(
+        "'--file -' and '--input -' cannot both read standard input", command: "profile")
+    }
     if let file {
-      _ = try ProfileSource.readProfile(file)
-      self = .file(path: file, latency: latency ?? .zero)
+      let profile = try ProfileSource.readProfile(file)
+      self = .file(path: file, latency: latency ?? .zero, preloaded: file == "-" ? profile : nil)
     } else if let url {
       if invocation.string("clock") == "virtual" {
         throw UsageError.invalidValue(
@@ -48,7 +54,7 @@ package enum ProfileSource: Sendable {
         ("source", "demo"), ("latency_ms", .double(EventOutput.milliseconds(latency))),
         ("fail", failure.map(JSONValue.string) ?? .null),
       ]
-    case .file(let path, let latency):
+    case .file(let path, let latency, _):
       [
         ("source", "file"), ("file", .string(path)),
         ("latency_ms", .double(EventOutput.milliseconds(latency))),
@@ -70,9 +76,10 @@ package enum ProfileSource: Sendable {
         if let failure { throw LoadFailure(failure) }
         return Profile(name: "Taylor")
       }
-    case .file(let path, let latency):
+    case .file(let path, let latency, let preloaded):
       return {
         if latency > .zero { try await clock.sleep(for: latency) }
+        if let preloaded { return preloaded }
         do {
           return try ProfileSource.readProfile(path)
         } catch {

@@ -15,15 +15,23 @@ private let durationUnits: [(suffix: String, attoseconds: Int128)] = [
 
 private let attosecondsPerSecond: Int128 = 1_000_000_000_000_000_000
 
+/// The longest duration accepted: 1,000,000,000 s, about 31 years.
+///
+/// Longer values are no use as waits or timeouts, and they overflow what the program later does
+/// with a duration: milliseconds for JSON (`seconds * 1_000_000` in `Int64`), a sleep's deadline
+/// (`now + duration`, whose seconds must fit `Int64`), and `profile`'s backoff doubled up to
+/// 2^20 times. Each of those trapped with `9223372036854775807s`, which used to be accepted.
+package let maxDuration = Duration.seconds(1_000_000_000)
+
 /// The forms accepted for a duration, for error messages.
-let durationForms = "use a number with a unit: 250us, 300ms, 1.5s, 2m, 1h"
+let durationForms = "use a number with a unit, at most 1000000000s: 250us, 300ms, 1.5s, 2m, 1h"
 
 /// Reads a duration such as `300ms`, `1.5s`, `2m`, `250us` or `0`.
 ///
 /// The grammar is a non-negative decimal number (digits, optionally a point and more digits)
 /// directly followed by one of `ns`, `us`, `µs`, `ms`, `s`, `m`, `h`. A bare `0` is allowed
 /// because it needs no unit; any other number without a unit is ambiguous and rejected.
-/// Spaces, signs, exponents, `inf`/`nan` and values past `Duration`'s range are rejected.
+/// Spaces, signs, exponents, `inf`/`nan` and values longer than ``maxDuration`` are rejected.
 ///
 /// - Parameter text: The text as the user typed it.
 /// - Returns: The duration, or `nil` if `text` is not in the form above.
@@ -55,7 +63,7 @@ package func parseDuration(_ text: String) -> Duration? {
     guard !overflow else { return nil }
     total = sum
   }
-  guard total / attosecondsPerSecond <= Int128(Int64.max) else { return nil }
+  guard total <= Int128(maxDuration.components.seconds) * attosecondsPerSecond else { return nil }
   return Duration(
     secondsComponent: Int64(total / attosecondsPerSecond),
     attosecondsComponent: Int64(total % attosecondsPerSecond))
@@ -78,7 +86,8 @@ package func formatDuration(_ duration: Duration) -> String {
   let units = durationUnits.filter { $0.suffix != "µs" && $0.suffix != "μs" }
   for unit in units {
     let scale = UInt128(unit.attoseconds)
-    let isExact = (magnitude * 1000) % scale == 0
+    // Every scale is a multiple of 1000; `magnitude * 1000` would overflow for long durations.
+    let isExact = magnitude % (scale / 1000) == 0
     if magnitude >= scale && (isExact || unit.suffix == "ns") {
       return sign + decimal(magnitude, over: scale) + unit.suffix
     }

@@ -51,7 +51,7 @@ package struct UsageError: Error, Equatable, Sendable {
       helpCommand = "\(program.name) --help"
     }
     return """
-      Error: \(message)
+      Error: \(message.escapingControlCharacters)
       Usage: \(usage)
       See '\(helpCommand)' for more information.
       """

@@ -48,7 +48,15 @@ struct SearchQueries: Sendable {
       guard !typed.isEmpty else {
         throw UsageError.invalidValue("'--type' needs at least one character", command: "search")
       }
-      source = .typing(typed, keystroke: invocation.duration("keystroke") ?? .milliseconds(120))
+      let keystroke = invocation.duration("keystroke") ?? .milliseconds(120)
+      // The last keystroke's line is `@OFFSET …`, and an offset past `maxDuration` would be
+      // rejected as a bad input line the user never wrote.
+      guard keystroke * (typed.count - 1) <= maxDuration else {
+        throw UsageError.invalidValue(
+          "'--keystroke' times the length of '--type' must be at most 1000000000s",
+          command: "search")
+      }
+      source = .typing(typed, keystroke: keystroke)
     } else if let input {
       source = .input(path: input)
     } else {

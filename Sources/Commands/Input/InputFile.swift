@@ -13,9 +13,21 @@ package enum InputFile {
   }
 
   /// Opens `path` for reading (`-` is stdin) and rejects directories.
+  ///
+  /// Standard input gets the same check: `< some-directory` or a closed stdin would otherwise
+  /// fail on the first `read`, which line readers take for the end of the input.
   /// - Returns: The descriptor and whether the caller must close it.
   package static func open(_ path: String, option: String) throws(Failure) -> (Int32, Bool) {
-    if path == "-" { return (0, false) }
+    if path == "-" {
+      var info = stat()
+      guard fstat(0, &info) == 0 else {
+        throw Failure(message: "cannot read '-' for \(option): \(describeErrno(errno))")
+      }
+      guard (info.st_mode & S_IFMT) != S_IFDIR else {
+        throw Failure(message: "cannot read '-' for \(option): it is a directory")
+      }
+      return (0, false)
+    }
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw Failure(message: "cannot open '\(path)' for \(option): \(describeErrno(errno))")

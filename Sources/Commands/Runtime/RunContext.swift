@@ -50,13 +50,13 @@ package struct RunContext: Sendable {
     output.emit(
       "input_rejected", [("line", .int(error.line)), ("message", .string(error.message))],
       kind: .problem, text: nil)
-    errors.write("Error: input \(error.description)\n")
+    errors.write("Error: input \(error.description.escapingControlCharacters)\n")
     errors.flush()
   }
 
   /// Prints one `Error:` line on stderr.
   package func error(_ message: String) {
-    errors.write("Error: \(message)\n")
+    errors.write("Error: \(message.escapingControlCharacters)\n")
     errors.flush()
   }
 

@@ -129,6 +129,7 @@ public struct JSONParser {
 
   private mutating func string() throws(Failure) -> String {
     index += 1
+    let contents = index
     var scalars = String.UnicodeScalarView()
     var start = index
     var raw: [UInt8] = []
@@ -137,10 +138,11 @@ public struct JSONParser {
       switch byte {
       case UInt8(ascii: "\""):
         raw += bytes[start..<index]
-        index += 1
         guard let text = String(validating: raw, as: UTF8.self) else {
+          index = firstInvalidUTF8(in: contents..<index)
           throw fail("invalid UTF-8 in string")
         }
+        index += 1
         scalars.append(contentsOf: text.unicodeScalars)
         return String(scalars)
       case UInt8(ascii: "\\"):
@@ -155,6 +157,20 @@ public struct JSONParser {
         index += 1
       }
     }
+  }
+
+  /// Where the first byte that is not valid UTF-8 lies in `range`, so the error points at it.
+  ///
+  /// Escapes in the range are ASCII, so scanning the document's bytes finds the same fault as
+  /// validating the decoded string did.
+  private func firstInvalidUTF8(in range: Range<Int>) -> Int {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes[range].makeIterator()
+    var offset = range.lowerBound
+    while case .valid(let scalar) = parser.parseScalar(from: &iterator) {
+      offset += scalar.count
+    }
+    return offset
   }
 
   private mutating func escape() throws(Failure) -> Unicode.Scalar {

@@ -35,11 +35,13 @@ import Testing
     (["run", "--help=yes"], "option '--help' does not take a value"),
     (
       ["run", "--latency", "3x", "http://h"],
-      "invalid duration '3x' for '--latency' (use a number with a unit: 250us, 300ms, 1.5s, 2m, 1h)"
+      "invalid duration '3x' for '--latency' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
     ),
     (
       ["run", "--latency=5", "http://h"],
-      "invalid duration '5' for '--latency' (use a number with a unit: 250us, 300ms, 1.5s, 2m, 1h)"
+      "invalid duration '5' for '--latency' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
     ),
     (["run", "--rate", "0", "http://h"], "invalid value '0' for '--rate' (must be 1 or more)"),
     (["run", "--rate", "fast", "http://h"], "invalid integer 'fast' for '--rate'"),

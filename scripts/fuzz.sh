@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target and runs it for a while.
+#
+# Usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
+#        scripts/fuzz.sh TARGET build          (build only; prints the binary's path)
+#        scripts/fuzz.sh list                  (the targets)
+#
+# TARGET is a folder under Fuzz/ (ArgumentParser, Duration, InputLine, ProfileJSON). Its
+# main.swift defines LLVMFuzzerTestOneInput; this script compiles it with swiftc together with
+# exactly the source files it tests (listed below, not a SwiftPM target: SwiftPM cannot link
+# libFuzzer's own main), with -sanitize=fuzzer,address. Code that imports Core gets a small
+# Core module built first from the Core files the target needs.
+#
+# The run reads the checked-in seeds in Fuzz/TARGET/corpus/ and writes what it discovers to
+# .build-fuzz/TARGET/corpus/ (kept between runs, never committed). A crash leaves its input in
+# .build-fuzz/TARGET/artifacts/ and makes the script fail; replay it with
+#   "$(scripts/fuzz.sh TARGET build)" .build-fuzz/TARGET/artifacts/crash-…
+# Extra arguments go to libFuzzer, e.g. -jobs=2 or -max_len=8192.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+TARGETS=(ArgumentParser Duration InputLine ProfileJSON)
+
+usage() {
+  sed -n '4,6p' "${BASH_SOURCE[0]}" | sed 's/^# //' >&2
+  exit 64
+}
+
+# The files each target compiles, besides Fuzz/TARGET/main.swift. CORE_FILES become a module
+# named Core (the sources `import Core`); COMMANDS_FILES are compiled with the entry point.
+select_files() {
+  CORE_FILES=()
+  COMMANDS_FILES=()
+  case "$1" in
+    ArgumentParser)
+      # The real command table pairs every subcommand's spec with its runner, so it needs all of
+      # Commands and Core; globbing keeps a newly registered flow covered with no edit here.
+      mapfile -t CORE_FILES < <(find Sources/Core -name '*.swift' | LC_ALL=C sort)
+      mapfile -t COMMANDS_FILES < <(find Sources/Commands -name '*.swift' | LC_ALL=C sort)
+      ;;
+    Duration)
+      COMMANDS_FILES=(Sources/Commands/CLI/DurationParser.swift)
+      ;;
+    InputLine)
+      # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.
+      CORE_FILES=(Sources/Core/Support/ReaderThread.swift)
+      COMMANDS_FILES=(
+        Sources/Commands/CLI/DurationParser.swift
+        Sources/Commands/Input/InputLine.swift
+        Sources/Commands/Input/LineChannel.swift
+        Sources/Commands/Input/LineSource.swift
+      )
+      ;;
+    ProfileJSON)
+      CORE_FILES=(
+        Sources/Core/Output/JSONParser.swift
+        Sources/Core/Output/JSONValue.swift
+        Sources/Core/State/LoadState.swift
+      )
+      COMMANDS_FILES=(Sources/Commands/Flows/Profile.swift)
+      ;;
+    *)
+      echo "unknown fuzz target '$1' (one of: ${TARGETS[*]})" >&2
+      exit 64
+      ;;
+  esac
+}
+
+# lld: gold warns about every ASan report symbol when linking Foundation.
+SWIFTC_FLAGS=(
+  -swift-version 6 -package-name loadctl -parse-as-library -O -g
+  -sanitize=fuzzer,address -use-ld=lld
+)
+
+# Builds Fuzz/$1 into .build-fuzz/$1/fuzz-$1 (always, it takes seconds) and prints the path.
+build() {
+  local target=$1 dir=".build-fuzz/$1"
+  select_files "$target"
+  mkdir -p "$dir/module"
+  local link=()
+  if ((${#CORE_FILES[@]} > 0)); then
+    swiftc "${SWIFTC_FLAGS[@]}" -module-name Core -emit-module \
+      -emit-module-path "$dir/module/Core.swiftmodule" -emit-library -static \
+      -o "$dir/module/libCore.a" "${CORE_FILES[@]}" >&2
+    link=(-I "$dir/module" -L "$dir/module" -lCore)
+  fi
+  swiftc "${SWIFTC_FLAGS[@]}" -module-name "Fuzz$target" "${link[@]}" \
+    -o "$dir/fuzz-$target" "${COMMANDS_FILES[@]}" "Fuzz/$target/main.swift" >&2
+  echo "$dir/fuzz-$target"
+}
+
+(($# >= 1)) || usage
+if [[ $1 == list ]]; then
+  printf '%s\n' "${TARGETS[@]}"
+  exit 0
+fi
+(($# >= 2)) || usage
+target=$1
+seconds=$2
+shift 2
+
+binary="$(build "$target")"
+if [[ $seconds == build ]]; then
+  echo "$binary"
+  exit 0
+fi
+[[ $seconds =~ ^[0-9]+$ ]] || usage
+
+work=".build-fuzz/$target"
+mkdir -p "$work/corpus" "$work/artifacts"
+# -timeout: any single input slower than 10 s is a hang worth reporting.
+# -rss_limit_mb: ASan's shadow memory plus a large corpus stays well under this.
+exec "$binary" "$work/corpus" "Fuzz/$target/corpus" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$work/artifacts/" "$@"
