@@ -108,9 +108,7 @@ package enum CounterCommand {
     let renderer = StoreRenderer<CounterState, CounterAction>(
       output: context.output,
       transitionText: { action, from, to in
-        let changes = to.changes(since: from)
-        let text =
-          changes.isEmpty ? style.dim("(no state changes)") : changes.joined(separator: ", ")
+        let text = style.changes(to.changes(since: from))
         return "\(style.bold(action.summary))  \(text)"
       },
       effectText: { info, phase in

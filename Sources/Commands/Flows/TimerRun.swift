@@ -133,9 +133,7 @@ package struct TimerRun: Sendable {
     return StoreRenderer(
       output: context.output,
       transitionText: { action, from, to in
-        let changes = to.changes(since: from)
-        let text =
-          changes.isEmpty ? style.dim("(no state changes)") : changes.joined(separator: ", ")
+        let text = style.changes(to.changes(since: from))
         return "\(dial.render(to))  \(style.bold(action.name))  \(text)"
       },
       effectText: { info, phase in

@@ -25,6 +25,12 @@ package struct Style: Sendable {
   package func yellow(_ text: String) -> String { wrap(text, "33") }
   package func cyan(_ text: String) -> String { wrap(text, "36") }
 
+  /// TCA `_printChanges` style: the changed fields (`count: 1 → 2, isLoading: true → false`), or
+  /// a dim `(no state changes)`.
+  package func changes(_ changes: [String]) -> String {
+    changes.isEmpty ? dim("(no state changes)") : changes.joined(separator: ", ")
+  }
+
   private func wrap(_ text: String, _ code: String) -> String {
     enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
