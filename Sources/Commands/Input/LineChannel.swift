@@ -1,3 +1,4 @@
+import Core
 import Dispatch
 import Synchronization
 
@@ -45,7 +46,7 @@ final class LineChannel: Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = PthreadLock(State())
   private let capacity: Int
   /// Where the reader waits for room.
   private let room = DispatchSemaphore(value: 0)
