@@ -44,7 +44,7 @@ select_files() {
       ;;
     InputLine)
       # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.
-      CORE_FILES=(Sources/Core/Support/ReaderThread.swift)
+      CORE_FILES=(Sources/Core/Support/Locked.swift Sources/Core/Support/ReaderThread.swift)
       COMMANDS_FILES=(
         Sources/Commands/CLI/DurationParser.swift
         Sources/Commands/Input/InputLine.swift

@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -100,7 +99,7 @@ package enum SearchCommand {
   /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
   /// Esc — or `q` while the box is empty — quits.
   static func liveTyping(_ context: RunContext) -> KeyActions<SearchAction>? {
-    let box = Mutex("")
+    let box = Locked("")
     return context.terminal.keyActions(
       legend: "type to search · backspace deletes · Esc (or q on an empty box) quits"
     ) { key -> KeyResult<SearchAction> in

@@ -1,4 +1,4 @@
-import Synchronization
+import Core
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -40,7 +40,7 @@ private final class ChunkReader: Sendable {
 
   private let fd: Int32
   private let closeWhenDone: Bool
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(fd: Int32, closeWhenDone: Bool) {
     self.fd = fd

@@ -1,3 +1,4 @@
+import Core
 import Synchronization
 
 /// Counts the values between a feed's producer and its consumer, and paces producers that can
@@ -24,7 +25,7 @@ package final class PriceFeedGauge: Sendable {
   private let inFlight = Atomic<Int>(0)
   private let producedCount = Atomic<Int>(0)
   private let droppedCount = Atomic<Int>(0)
-  private let parking = Mutex(PriceFeedParking())
+  private let parking = Locked(PriceFeedParking())
 
   /// - Parameter window: See ``TickerBuffer/window``; at least 1.
   package init(window: Int) {

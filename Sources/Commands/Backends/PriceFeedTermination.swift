@@ -1,4 +1,4 @@
-import Synchronization
+import Core
 
 /// A one-shot signal from a price stream's `onTermination` to the task that stops its producer.
 ///
@@ -12,7 +12,7 @@ final class PriceFeedTermination: Sendable {
     var watcher: CheckedContinuation<Void, Never>?
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Whether the stream has terminated.
   var hasFired: Bool { state.withLock { $0.fired } }

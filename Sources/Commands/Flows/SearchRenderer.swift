@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// How many requests a run started, cancelled and finished, and how many stale responses it showed.
 package struct SearchCounts: Sendable, Equatable {
@@ -45,7 +44,7 @@ package final class SearchRenderer: Sendable {
   private let output: EventOutput
   private let elapsed: @Sendable () -> Duration
   private let base: StoreRenderer<SearchState, SearchAction>
-  private let book = Mutex(Book())
+  private let book = Locked(Book())
 
   /// - Parameters:
   ///   - output: Where events go.

@@ -1,6 +1,5 @@
 import Core
 import Dispatch
-import Synchronization
 
 /// A bounded hand-over of lines from a reader thread to one async consumer.
 ///
@@ -46,7 +45,7 @@ final class LineChannel: Sendable {
     }
   }
 
-  private let state = PthreadLock(State())
+  private let state = Locked(State())
   private let capacity: Int
   /// Where the reader waits for room.
   private let room = DispatchSemaphore(value: 0)

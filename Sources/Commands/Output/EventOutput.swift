@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// The one place a flow's events become bytes: text lines or JSON Lines, in order, flushed.
 ///
@@ -24,7 +23,7 @@ package final class EventOutput: Sendable {
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
   private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
-  private let state = Mutex(LineState())
+  private let state = Locked(LineState())
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: [UInt8]
 

@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -231,14 +230,14 @@ package enum CommandRuntime {
 
 /// Holds the result of a virtual run for the driver loop to notice.
 final class ResultSlot<Value: Sendable>: Sendable {
-  private let slot = Mutex<Value?>(nil)
+  private let slot = Locked<Value?>(nil)
   var value: Value? { slot.withLock { $0 } }
   func set(_ value: Value) { slot.withLock { $0 = value } }
 }
 
 /// Lets the stdout writer, created before ``Shutdown``, report a broken pipe to it.
 final class ShutdownLink: Sendable {
-  private let target = Mutex<Shutdown?>(nil)
+  private let target = Locked<Shutdown?>(nil)
   func attach(_ shutdown: Shutdown) { target.withLock { $0 = shutdown } }
   func request(_ reason: ShutdownReason) { target.withLock { $0 }?.request(reason) }
 }

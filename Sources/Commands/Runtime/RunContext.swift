@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// What a subcommand's flow gets from the runtime: where to print, which clock, how to read input.
 package struct RunContext: Sendable {
@@ -71,7 +70,7 @@ package struct RunContext: Sendable {
 
 /// Counts rejected input lines across tasks.
 final class RejectCounter: Sendable {
-  private let value = Mutex(0)
+  private let value = Locked(0)
   var count: Int { value.withLock { $0 } }
   func increment() { value.withLock { $0 += 1 } }
 }

@@ -1,6 +1,5 @@
 import Core
 import Dispatch
-import Synchronization
 
 /// Collects stop requests (signals, a closed stdout) and turns the first into a cancellation.
 ///
@@ -15,8 +14,8 @@ package final class Shutdown: Sendable {
     var closed = false
   }
 
-  private let state = Mutex(State())
-  private let lastWords = Mutex<[@Sendable () -> Void]>([])
+  private let state = Locked(State())
+  private let lastWords = Locked<[@Sendable () -> Void]>([])
   private let deadline: Duration
   private let flush: @Sendable () -> Void
   private let notice: @Sendable (ShutdownReason) -> Void

@@ -1,6 +1,5 @@
 import Core
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -34,7 +33,7 @@ package enum KeyReader {
 
 /// Tells a reader thread that nobody listens any more.
 final class StopFlag: Sendable {
-  private let flag = Mutex(false)
+  private let flag = Locked(false)
   var isStopped: Bool { flag.withLock { $0 } }
   func stop() { flag.withLock { $0 = true } }
 }

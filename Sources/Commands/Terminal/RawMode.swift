@@ -1,4 +1,4 @@
-import Synchronization
+import Core
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -14,11 +14,11 @@ import Synchronization
 /// after. Output processing stays on, so `\n` still starts a new line.
 package final class RawMode: Sendable {
   private let fd: Int32
-  private let saved: Mutex<termios?>
+  private let saved: Locked<termios?>
 
   private init(fd: Int32, saved: termios) {
     self.fd = fd
-    self.saved = Mutex(saved)
+    self.saved = Locked(saved)
   }
 
   /// Enters raw mode on `fd` if it is a terminal; `nil` otherwise.

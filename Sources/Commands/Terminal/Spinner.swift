@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// A loading indicator on stderr that only draws: it never starts, restarts or duplicates work.
 ///
@@ -17,7 +16,7 @@ package final class Spinner: Sendable {
 
   static let frames: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let isLoading: @Sendable (String) -> Bool
   private let write: @Sendable (String) -> Void
 

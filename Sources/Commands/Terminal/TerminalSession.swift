@@ -1,4 +1,4 @@
-import Synchronization
+import Core
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -11,7 +11,7 @@ import Synchronization
 /// Keys are offered only when stdin is a terminal and time is real; scripts and pipes never see
 /// raw mode or a key legend. The runtime calls ``restore()`` on every way the run ends.
 package final class TerminalSession: Sendable {
-  private let rawMode = Mutex<RawMode?>(nil)
+  private let rawMode = Locked<RawMode?>(nil)
   /// Whether keys can be read: stdin is a terminal and the clock is continuous.
   package let isInteractive: Bool
   private let interrupt: @Sendable () -> Void

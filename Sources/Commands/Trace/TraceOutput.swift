@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -14,7 +13,7 @@ final class TraceOutput: Sendable {
   private let timeline: Bool
   private let width: Int
   private let errors: OutputWriter
-  private let written = Mutex(false)
+  private let written = Locked(false)
 
   init(recorder: TraceRecorder?, path: String?, timeline: Bool, width: Int, errors: OutputWriter) {
     self.recorder = recorder

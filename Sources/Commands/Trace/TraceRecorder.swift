@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// Collects a run's effect lifetimes, clock sleeps and events for `--trace` and `--timeline`.
 ///
@@ -37,7 +36,7 @@ package final class TraceRecorder: Sendable {
 
   /// The most instant events kept (effects and sleeps are always kept).
   package let limit: Int
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   package init(limit: Int = 100_000) { self.limit = limit }
 

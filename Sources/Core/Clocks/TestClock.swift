@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock that only moves when a test says so, and that never needs `Task.yield()` to be sure.
 ///
 /// Code under test runs on the clock's ``executor`` (``launch(_:)`` or ``TestStore`` do this).
@@ -42,7 +40,7 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [UInt64: Sleeper] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// The executor that code driven by this clock must run on.
   public let executor: ManualExecutor

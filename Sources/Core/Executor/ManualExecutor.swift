@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A serial task executor whose jobs run only when someone calls ``drain()``.
 ///
@@ -20,7 +19,7 @@ import Synchronization
 /// Work started with an unstructured `Task {}` or on the main actor escapes to other executors and
 /// breaks that proof, which is one reason Core never creates unstructured tasks.
 public final class ManualExecutor: TaskExecutor, Sendable {
-  private let queue = Mutex<[UnownedJob]>([])
+  private let queue = Locked<[UnownedJob]>([])
   private let wakeups = DispatchSemaphore(value: 0)
 
   /// Creates an executor with an empty queue.

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +24,7 @@ public final class OutputWriter: Sendable {
 
   private let fd: Int32
   private let limit: Int
-  private let buffer = Mutex(Buffer())
+  private let buffer = Locked(Buffer())
   private let onBrokenPipe: @Sendable () -> Void
 
   /// Creates a writer for `fileDescriptor`.

@@ -94,7 +94,7 @@ final class SignalPipe: Sendable {
     var detached = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// The pipe's write end, for the handler; an atomic load is safe inside a signal handler.
   static let writeEnd = Atomic<Int32>(-1)

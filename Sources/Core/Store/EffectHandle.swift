@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Lets the store cancel one effect task inside its task group.
 ///
 /// Task groups cannot cancel a single child, so each effect runs its work in an inner group and
@@ -12,7 +10,7 @@ final class EffectHandle: Sendable {
     case done
   }
 
-  private let phase = Mutex(Phase.running)
+  private let phase = Locked(Phase.running)
 
   /// Asks the effect to stop; harmless after it ended.
   func cancel() { settle() }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Exhaustive reducer tests on Linux: every state change and every received action is asserted.
 ///
 /// The store runs on the ``TestClock``'s executor, so after each `send` or clock move everything
@@ -27,11 +25,11 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
   /// The clock the store's effects must use.
   public let clock: TestClock
   private final class LogBox: Sendable {
-    let mutex = Mutex(Log())
+    let mutex = Locked(Log())
   }
 
   private let logBox = LogBox()
-  private let current: Mutex<State>
+  private let current: Locked<State>
   private let input: AsyncStream<Action>.Continuation
   private let task: Task<StoreResult<State>, Never>
 
@@ -40,7 +38,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     initialState: State, clock: TestClock, reducer: @escaping Store<State, Action>.Reducer
   ) {
     self.clock = clock
-    self.current = Mutex(initialState)
+    self.current = Locked(initialState)
     let (inputs, input) = AsyncStream<Action>.makeStream()
     self.input = input
     let store = Store(initialState: initialState, reducer: reducer)
