@@ -115,6 +115,17 @@ import Testing
       outcome.stdout.contains { $0.hasSuffix("loading → loaded(name: Ana, city: Porto, age: 41)") })
   }
 
+  @Test func aFileLoadsAtOnceUnlessALatencyIsGiven() async throws {
+    let file = try TemporaryFile(#"{"name":"Ana"}"#)
+    for (extra, expected) in [([String](), 0.0), (["--latency", "250ms"], 250.0)] {
+      let outcome = try await LoadctlProcess.run(
+        ["profile", "--json", "--clock", "virtual", "--file", file.path] + extra)
+      let events = try JSONLines.parse(outcome.stdout)
+      let loaded = events.first { $0.value(at: "to.state") as? String == "loaded" }
+      #expect(loaded?.elapsedMilliseconds == expected, "\(extra)")
+    }
+  }
+
   @Test(arguments: [
     (#"{"nam":"x"}"#, "has no string \"name\" field"),
     ("[1,2]", "must be an object"),

@@ -30,7 +30,9 @@ package enum ProfileSource: Sendable {
     }
     if let file {
       let profile = try ProfileSource.readProfile(file)
-      self = .file(path: file, latency: latency ?? .zero, preloaded: file == "-" ? profile : nil)
+      // The table's 1s default is the demo API's; a file loads at once unless asked otherwise.
+      let fileLatency = invocation.isGiven("latency") ? latency ?? .zero : .zero
+      self = .file(path: file, latency: fileLatency, preloaded: file == "-" ? profile : nil)
     } else if let url {
       if invocation.string("clock") == "virtual" {
         throw UsageError.invalidValue(
