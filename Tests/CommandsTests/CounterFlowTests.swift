@@ -2,28 +2,9 @@ import Commands
 import Core
 import Testing
 
-private func makeStore(_ policy: EffectPolicy = .drop) -> TestStore<CounterState, CounterAction> {
-  let clock = TestClock()
-  let flow = CounterFlow(clock: clock, delay: .seconds(1), policy: policy)
-  return TestStore(initialState: CounterState(), clock: clock, reducer: flow.reduce)
-}
-
-/// `start delayed_increment#1`, `drop …#2`, `end …#1 cancelled`: effect events as short lines.
-private func effects(_ store: TestStore<CounterState, CounterAction>) -> [String] {
-  store.effectEvents.map { event in
-    switch event {
-    case .effectStarted(let info): "start #\(info.serial)"
-    case .effectQueued(let info): "queue #\(info.serial)"
-    case .effectDropped(let info): "drop #\(info.serial)"
-    case .effectFinished(let info, let outcome): "end #\(info.serial) \(outcome.name)"
-    case .transition, .ignored: "unexpected \(event)"
-    }
-  }
-}
-
 @Suite struct CounterFlowTests {
   @Test func incrementAndDecrementChangeTheCountAtOnce() throws {
-    let store = makeStore()
+    let store = makeCounterStore()
     try store.send(.increment) { $0.count = 1 }
     try store.send(.increment) { $0.count = 2 }
     try store.send(.decrement) { $0.count = 1 }
@@ -34,7 +15,7 @@ private func effects(_ store: TestStore<CounterState, CounterAction>) -> [String
   }
 
   @Test func delayedIncrementLoadsAtOnceAndIncrementsAfterTheDelay() throws {
-    let store = makeStore()
+    let store = makeCounterStore()
     try store.send(.delayedIncrement) { $0.inFlight = 1 }
     #expect(store.state.isLoading)
     store.clock.advance(by: .milliseconds(999))
@@ -46,11 +27,11 @@ private func effects(_ store: TestStore<CounterState, CounterAction>) -> [String
     }
     #expect(!store.state.isLoading)
     try store.finish()
-    #expect(effects(store) == ["start #1", "end #1 finished"])
+    #expect(counterEffects(store) == ["start #1", "end #1 finished"])
   }
 
   @Test func cancelStopsThePendingIncrement() throws {
-    let store = makeStore(.parallel)
+    let store = makeCounterStore(.parallel)
     try store.send(.delayedIncrement) { $0.inFlight = 1 }
     try store.send(.delayedIncrement) { $0.inFlight = 2 }
     try store.send(.cancel) { $0.inFlight = 0 }
@@ -58,23 +39,23 @@ private func effects(_ store: TestStore<CounterState, CounterAction>) -> [String
     try store.finish()
     #expect(store.state == CounterState(count: 0, inFlight: 0))
     #expect(
-      effects(store) == ["start #1", "start #2", "end #1 cancelled", "end #2 cancelled"])
+      counterEffects(store) == ["start #1", "start #2", "end #1 cancelled", "end #2 cancelled"])
   }
 
   @Test func cancelWithNothingPendingIsIgnored() throws {
-    let store = makeStore()
+    let store = makeCounterStore()
     try store.sendIgnored(.cancel, reason: "no delayed increment in flight")
     try store.finish()
   }
 
   @Test func interruptCancelsLikeCancelButIsNeverRefused() throws {
-    let store = makeStore()
+    let store = makeCounterStore()
     try store.send(.interrupt)
     try store.send(.delayedIncrement) { $0.inFlight = 1 }
     try store.send(.interrupt) { $0.inFlight = 0 }
     store.clock.advance(by: .seconds(2))
     try store.finish()
-    #expect(effects(store) == ["start #1", "end #1 cancelled"])
+    #expect(counterEffects(store) == ["start #1", "end #1 cancelled"])
   }
 
   @Test func snapshotAndTextNameEveryField() {

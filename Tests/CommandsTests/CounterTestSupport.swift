@@ -1,0 +1,22 @@
+import Commands
+import Core
+
+/// A counter store on its own test clock, with a one-second delay and the given policy.
+func makeCounterStore(_ policy: EffectPolicy = .drop) -> TestStore<CounterState, CounterAction> {
+  let clock = TestClock()
+  let flow = CounterFlow(clock: clock, delay: .seconds(1), policy: policy)
+  return TestStore(initialState: CounterState(), clock: clock, reducer: flow.reduce)
+}
+
+/// `start #1`, `drop #2`, `end #1 cancelled`: a store's effect events as short lines.
+func counterEffects(_ store: TestStore<CounterState, CounterAction>) -> [String] {
+  store.effectEvents.map { event in
+    switch event {
+    case .effectStarted(let info): "start #\(info.serial)"
+    case .effectQueued(let info): "queue #\(info.serial)"
+    case .effectDropped(let info): "drop #\(info.serial)"
+    case .effectFinished(let info, let outcome): "end #\(info.serial) \(outcome.name)"
+    case .transition, .ignored: "unexpected \(event)"
+    }
+  }
+}
