@@ -8,8 +8,13 @@ import Core
 
 /// The entry point behind `main`: parse, then print help, version or completions, or run.
 package enum Loadctl {
-  /// Runs the command line and ends the process with its documented status.
-  package static func main(arguments: [String], environment: [String: String]) async -> Never {
+  /// Parses the command line and answers everything that needs no runtime at once: `--version`,
+  /// help, completions and usage errors print and end the process here, synchronously, before
+  /// any thread or signal handler exists (that is what keeps `loadctl --version` close to a
+  /// hello world's start-up). What is left is a subcommand to ``run(_:environment:)``.
+  package static func respondOrParse(
+    arguments: [String], environment: [String: String]
+  ) -> Invocation {
     let program = CommandTable.program
     let result: ParseResult
     do throws(UsageError) {
@@ -34,11 +39,19 @@ package enum Loadctl {
       printOut(script)
       exit(0)
     case .run(let invocation):
-      guard let run = CommandTable.runner(for: invocation.command) else {
+      guard CommandTable.runner(for: invocation.command) != nil else {
         fail(usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
       }
-      await run(invocation, environment)
+      return invocation
     }
+  }
+
+  /// Runs a parsed subcommand and ends the process with its documented status.
+  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+    guard let run = CommandTable.runner(for: invocation.command) else {
+      fail(usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
+    }
+    await run(invocation, environment)
   }
 
   /// Prints a usage error and exits 64.

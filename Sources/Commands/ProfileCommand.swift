@@ -17,7 +17,7 @@ package enum ProfileCommand {
       .value(
         "file", .file, valueName: "PATH",
         help: "Load a JSON object with a string \"name\" from PATH."),
-      .value("url", .url, help: "Load the profile JSON with an HTTP GET."),
+      .value("url", .url, help: "Load the profile JSON with an HTTP GET (http:// only)."),
       .value("timeout", .duration, help: "Timeout of a --url request.", default: "10s"),
       .value("retries", .nonNegativeInt, help: "Retry a failed load N times.", default: "0"),
       .value(

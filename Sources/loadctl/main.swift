@@ -15,9 +15,6 @@ for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 {
   _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
 }
 
-// Then, before anything else: the signal handler and its reader thread, so no signal is lost.
-UnixSignals.prepare([.interrupt, .terminate])
-
 var environment: [String: String] = [:]
 var pointer = environ
 while let entry = pointer.pointee {
@@ -27,4 +24,14 @@ while let entry = pointer.pointee {
   }
   pointer += 1
 }
-await Loadctl.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+
+// `--version`, help, completions and usage errors are answered here, synchronously: no thread,
+// no signal handler, no hop to the concurrency runtime (a signal meanwhile kills the process by
+// its default action, which is what a shell expects of a program that has done nothing yet).
+let invocation = Loadctl.respondOrParse(
+  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+
+// Then, before any work starts: the signal handler and its reader thread, so no signal is lost.
+UnixSignals.prepare([.interrupt, .terminate])
+
+await Loadctl.run(invocation, environment: environment)

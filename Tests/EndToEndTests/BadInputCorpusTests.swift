@@ -217,10 +217,17 @@ extension BadInputCase {
       "'--fail' only applies to the demo API, not to '--file' or '--url'"),
     .usage(
       "profile", ["--url", "ftp://example.com/"],
-      "unsupported URL scheme 'ftp' in 'ftp://example.com/' (use http or https) for '--url'"),
+      "unsupported URL scheme 'ftp' in 'ftp://example.com/' (use http) for '--url'"),
     .usage(
       "profile", ["--url", "mailto://x"],
-      "unsupported URL scheme 'mailto' in 'mailto://x' (use http or https) for '--url'"),
+      "unsupported URL scheme 'mailto' in 'mailto://x' (use http) for '--url'"),
+    .usage(
+      "profile", ["--url", "https://example.com/p"],
+      "unsupported URL scheme 'https' in 'https://example.com/p' (loadctl has no TLS: use http, "
+        + "or fetch with curl and pipe it in) for '--url'"),
+    .usage(
+      "profile", ["--url", "http://me:secret@example.com/"],
+      "credentials in URLs are not supported: 'http://me:secret@example.com/' for '--url'"),
     .usage("profile", ["--url", "http://"], "invalid URL 'http://' for '--url' \(urlForms)"),
     .usage(
       "profile", ["--url", "http:///path"], "invalid URL 'http:///path' for '--url' \(urlForms)"),

@@ -160,6 +160,19 @@ import Testing
     }
   }
 
+  @Test(arguments: ["/redirect?to=/profile", "/chunked"])
+  func urlFollowsRedirectsAndReadsChunkedBodies(path: String) async throws {
+    try await TestHTTPServer.withServer { server in
+      let outcome = try await LoadctlProcess.run([
+        "profile", "--json", "--url", server.urlString(path),
+      ])
+      #expect(outcome.termination == .exited(0))
+      #expect(outcome.stderr.isEmpty)
+      let events = try JSONLines.parse(outcome.stdout)
+      #expect(events.last?.value(at: "state.profile.name") as? String == "Taylor")
+    }
+  }
+
   @Test func urlNon2xxIsAFailureNamingTheStatus() async throws {
     try await TestHTTPServer.withServer { server in
       let outcome = try await LoadctlProcess.run([

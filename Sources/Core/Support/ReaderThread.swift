@@ -16,7 +16,11 @@
 /// ```
 public enum ReaderThread {
   /// Starts `body` on a new detached thread; it ends when `body` returns.
-  public static func start(_ body: @escaping @Sendable () -> Void) {
+  ///
+  /// - Returns: Whether the thread was made; if not, `body` never runs and the caller must end
+  ///   whatever waits for it.
+  @discardableResult
+  public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
@@ -37,9 +41,10 @@ public enum ReaderThread {
       }, box)
     pthread_attr_destroy(&attributes)
     if result != 0 {
-      // No thread could be made: run the body's owner-visible effect (ending its stream) at once.
       Unmanaged<Box>.fromOpaque(box).release()
+      return false
     }
+    return true
   }
 
   private final class Box: Sendable {

@@ -9,6 +9,8 @@ Binds 127.0.0.1 on a free port and prints that port as its first stdout line. Ro
   GET /search?q=TEXT[&delay=MS]  JSON array of the built-in Swift API names containing TEXT
                                  (case-insensitive); a client leaving during the delay is
                                  recorded as {"event":"cancelled","q":TEXT}
+  GET /redirect?to=PATH          302 to PATH (a path on this server)
+  GET /chunked                   200 with the /profile body sent in chunked transfer encoding
   GET /notjson                   200 with an HTML body
   GET /badjson                   200 {"nam":1}
   GET /log                       every recorded event as JSON lines
@@ -121,6 +123,20 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_json(200, found)
             else:
                 LOG.record(event="cancelled", q=text)
+        elif path == "/redirect":
+            self.send_response(302)
+            self.send_header("Location", query.get("to", "/profile"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif path == "/chunked":
+            body = json.dumps({"name": "Taylor", "city": "Lisbon"}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for piece in (body[:7], body[7:]):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.write(b"0\r\n\r\n")
         elif path == "/notjson":
             self.send_body(200, "text/html", b"<!doctype html><html><body>hello</body></html>")
         elif path == "/badjson":

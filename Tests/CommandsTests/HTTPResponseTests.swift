@@ -1,0 +1,53 @@
+import Testing
+
+@testable import Commands
+
+@Suite struct HTTPResponseTests {
+  private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+  @Test func contentLengthBodyIsCompleteBeforeTheConnectionCloses() throws {
+    let text = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A:  b \r\n\r\nhello"
+    let response = try #require(try HTTPResponse.parse(bytes(text), complete: false))
+    #expect(response.status == 200)
+    #expect(response.reason == "OK")
+    #expect(response.headers["x-a"] == "b")
+    #expect(response.body == bytes("hello"))
+  }
+
+  @Test func waitsForMoreWhileTheBodyIsShort() throws {
+    let text = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello"
+    #expect(try HTTPResponse.parse(bytes(text), complete: false) == nil)
+    #expect(throws: HTTPResponse.Malformed.self) {
+      try HTTPResponse.parse(bytes(text), complete: true)
+    }
+    #expect(try HTTPResponse.parse(bytes("HTTP/1.1 200 OK\r\n"), complete: false) == nil)
+  }
+
+  @Test func chunkedBodiesAreJoined() throws {
+    let text =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"
+    let response = try #require(try HTTPResponse.parse(bytes(text), complete: false))
+    #expect(response.body == bytes("abcde"))
+    let cut = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab"
+    #expect(try HTTPResponse.parse(bytes(cut), complete: false) == nil)
+  }
+
+  @Test func aBodyWithoutALengthEndsWithTheConnection() throws {
+    let text = "HTTP/1.0 404 Not Found\r\n\r\nnope"
+    #expect(try HTTPResponse.parse(bytes(text), complete: false) == nil)
+    let response = try #require(try HTTPResponse.parse(bytes(text), complete: true))
+    #expect(response.status == 404)
+    #expect(response.body == bytes("nope"))
+  }
+
+  @Test(arguments: [
+    "", "SSH-2.0-OpenSSH\r\n\r\n", "HTTP/1.1 20 OK\r\n\r\n", "HTTP/1.1 200 OK\r\nbad\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+  ])
+  func malformedResponsesAreReadableFailures(text: String) {
+    #expect(throws: HTTPResponse.Malformed.self) {
+      try HTTPResponse.parse(bytes(text), complete: true)
+    }
+  }
+}
