@@ -5,7 +5,7 @@
 #        scripts/fuzz.sh TARGET build          (build only; prints the binary's path)
 #        scripts/fuzz.sh list                  (the targets)
 #
-# TARGET is a folder under Fuzz/ (ArgumentParser, Duration, InputLine, ProfileJSON). Its
+# TARGET is a folder under Fuzz/ (ArgumentParser, Duration, HTTP, InputLine, ProfileJSON). Its
 # main.swift defines LLVMFuzzerTestOneInput; this script compiles it with swiftc together with
 # exactly the source files it tests (listed below, not a SwiftPM target: SwiftPM cannot link
 # libFuzzer's own main), with -sanitize=fuzzer,address. Code that imports Core gets a small
@@ -20,7 +20,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-TARGETS=(ArgumentParser Duration InputLine ProfileJSON)
+TARGETS=(ArgumentParser Duration HTTP InputLine ProfileJSON)
 
 usage() {
   sed -n '4,6p' "${BASH_SOURCE[0]}" | sed 's/^# //' >&2
@@ -41,6 +41,13 @@ select_files() {
       ;;
     Duration)
       COMMANDS_FILES=(Sources/Commands/CLI/DurationParser.swift)
+      ;;
+    HTTP)
+      CORE_FILES=(Sources/Core/State/LoadState.swift)
+      COMMANDS_FILES=(
+        Sources/Commands/Backends/HTTP/HTTPResponse.swift
+        Sources/Commands/Backends/HTTP/HTTPURL.swift
+      )
       ;;
     InputLine)
       # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.

@@ -44,6 +44,9 @@ import Testing
     "", "SSH-2.0-OpenSSH\r\n\r\n", "HTTP/1.1 20 OK\r\n\r\n", "HTTP/1.1 200 OK\r\nbad\r\n\r\n",
     "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
     "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    // Found by the HTTP fuzz target: a negative chunk size crashed the parser.
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-c\r\n0\r\n",
+    "HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nhello",
   ])
   func malformedResponsesAreReadableFailures(text: String) {
     #expect(throws: HTTPResponse.Malformed.self) {

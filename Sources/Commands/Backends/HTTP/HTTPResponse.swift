@@ -53,7 +53,7 @@ struct HTTPResponse: Equatable, Sendable {
       }
       response.body = decoded
     } else if let length = headers["content-length"] {
-      guard let count = Int(length), count >= 0 else {
+      guard !length.isEmpty, length.allSatisfy(\.isNumber), let count = Int(length) else {
         throw Malformed("bad Content-Length '\(length.prefix(20))'")
       }
       guard body.count >= count else {
@@ -89,7 +89,9 @@ struct HTTPResponse: Equatable, Sendable {
       guard let lineEnd = lineEnd(in: bytes, from: index) else { return nil }
       let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self)
         .prefix { $0 != ";" }.trimmingSpaces
-      guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16) else {
+      guard !sizeText.isEmpty, sizeText.count <= 15, sizeText.allSatisfy(\.isHexDigit),
+        let size = Int(sizeText, radix: 16)
+      else {
         throw Malformed("bad chunk size '\(sizeText.prefix(20))'")
       }
       index = lineEnd + 2
