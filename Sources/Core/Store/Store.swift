@@ -33,6 +33,13 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Applies actions from `inputs` and from effects until the run ends.
   ///
+  /// While no effect is in flight nothing but `inputs` can produce an action, so the run pulls
+  /// them itself, with no task or mailbox in between; once an effect starts, a child task takes
+  /// over `inputs` and everything goes through the mailbox, in arrival order. Either way `inputs`
+  /// must end when the calling task is cancelled (`AsyncStream`, line readers and clock waits
+  /// do): the run cannot return before it has, and while the run pulls itself it cannot apply
+  /// `onCancel` before.
+  ///
   /// - Parameters:
   ///   - inputs: Actions from outside (arguments, input lines, keys), applied as they arrive.
   ///   - stopWhenIdle: End once `inputs` has finished and no effect is running or waiting.
@@ -40,6 +47,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   ///     final transition (for example `loading → idle`); effects it returns are not run.
   ///   - observe: Called synchronously for each step, in order; it must not block.
   /// - Returns: The last state and why the run ended.
+  @inlinable
   public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
     stopWhenIdle: Bool = true,
@@ -51,45 +59,97 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  private func loop<Inputs: AsyncSequence<Action, Never> & Sendable>(
+  /// How many messages may wait in the mailbox before the input pump waits for the loop.
+  @usableFromInline static var mailboxCapacity: Int { 1024 }
+
+  @inlinable
+  func loop<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
     stopWhenIdle: Bool,
     onCancel: Action?,
     observe: @escaping (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
-    let (mailbox, inbox) = AsyncStream<Message>.makeStream()
-    return await withDiscardingTaskGroup { group in
-      group.addTask {
-        for await action in inputs { inbox.yield(.input(action)) }
-        inbox.yield(.inputFinished)
+    let mailbox = StoreMailbox<Message>(capacity: Self.mailboxCapacity)
+    return await withTaskCancellationHandler {
+      await process(
+        inputs: inputs, stopWhenIdle: stopWhenIdle, onCancel: onCancel, mailbox: mailbox,
+        observe: observe)
+    } onCancel: {
+      mailbox.cancel()
+    }
+  }
+
+  @inlinable
+  func process<Inputs: AsyncSequence<Action, Never> & Sendable>(
+    inputs: Inputs,
+    stopWhenIdle: Bool,
+    onCancel: Action?,
+    mailbox: StoreMailbox<Message>,
+    observe: @escaping (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> {
+    await withDiscardingTaskGroup { group in
+      var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox, observe: observe)
+      var reason: StoreStopReason?
+      // Direct: the loop pulls `inputs` itself until an effect is in flight (only effects send
+      // to the mailbox, so until then it stays empty) or the inputs end.
+      var iterator = inputs.makeAsyncIterator()
+      while !loop.inputFinished {
+        reason = loop.stopReason(stopWhenIdle: stopWhenIdle)
+        if reason != nil || loop.hasEffects { break }
+        let action = await iterator.next(isolation: nil)
+        // Inputs end when cancelled, maybe before the run's handler has set the mailbox's flag.
+        guard !(action == nil ? Task.isCancelled : mailbox.isCancelled) else {
+          reason = .cancelled
+          break
+        }
+        if let action {
+          loop.apply(input: action, group: &group)
+        } else {
+          loop.inputFinished = true
+        }
       }
-      var loop = RunLoop(state: initialState, reducer: reducer, inbox: inbox, observe: observe)
-      var messages = mailbox.makeAsyncIterator()
-      var reason = StoreStopReason.cancelled
-      while true {
-        if loop.finishRequested {
-          reason = .finished
+      // Through the mailbox: a pump takes over the inputs, if they have not ended.
+      if reason == nil, !loop.inputFinished {
+        group.addTask { [iterator] in
+          var iterator = iterator
+          while let action = await iterator.next(isolation: nil) {
+            guard await mailbox.sendInput(.input(action)) else { return }
+          }
+          mailbox.send(.inputFinished)
+        }
+      }
+      var batch: [Message] = []
+      if reason == nil { reason = loop.stopReason(stopWhenIdle: stopWhenIdle) }
+      receiving: while reason == nil {
+        batch.removeAll(keepingCapacity: true)
+        await mailbox.receive(into: &batch)
+        guard !batch.isEmpty || !mailbox.isCancelled else {
+          reason = .cancelled
           break
         }
-        if stopWhenIdle, loop.isIdle {
-          reason = .idle
-          break
+        for message in batch {
+          // Once cancelled, apply nothing but `onCancel`, not even what is still buffered: a
+          // cancellation handler running on another thread may have sent it after the fact.
+          guard !mailbox.isCancelled else {
+            reason = .cancelled
+            break receiving
+          }
+          loop.handle(message, group: &group)
+          reason = loop.stopReason(stopWhenIdle: stopWhenIdle)
+          if reason != nil { break receiving }
         }
-        // Once cancelled, apply nothing but `onCancel`, not even what is still buffered: a
-        // cancellation handler running on another thread may have sent it after the fact.
-        guard let message = await messages.next(), !Task.isCancelled else { break }
-        loop.handle(message, group: &group)
       }
       if reason == .cancelled, let onCancel {
         loop.applyFinal(onCancel)
       }
       loop.cancelAll()
-      inbox.finish()
+      mailbox.close()
       group.cancelAll()
-      return StoreResult(state: loop.state, reason: reason)
+      return StoreResult(state: loop.state, reason: reason ?? .cancelled)
     }
   }
 
+  @usableFromInline
   enum Message: Sendable {
     case input(Action)
     case inputFinished
@@ -101,19 +161,45 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
 
 extension Store {
   /// The mutable side of one run: the state, the effect registry, and the reporting.
+  ///
+  /// The per-action path (`handle`, `apply`, `schedule` for effects that start nothing) is
+  /// inlinable, so each flow's module gets it specialised for its own state and action; the
+  /// effect paths stay out of line.
+  @usableFromInline
   struct RunLoop: ~Copyable {
-    var state: State
-    let reducer: Reducer
-    let inbox: AsyncStream<Message>.Continuation
-    let observe: (StoreEvent<State, Action>) -> Void
-    var registry = EffectRegistry<Action>()
-    var handles: [Int: EffectHandle] = [:]
-    var immediate: [(Action, EffectInfo?)] = []
-    var inputFinished = false
-    var finishRequested = false
+    @usableFromInline var state: State
+    @usableFromInline let reducer: Reducer
+    @usableFromInline let mailbox: StoreMailbox<Message>
+    @usableFromInline let observe: (StoreEvent<State, Action>) -> Void
+    @usableFromInline var registry = EffectRegistry<Action>()
+    @usableFromInline var handles: [Int: EffectHandle] = [:]
+    @usableFromInline var immediate: [(Action, EffectInfo?)] = []
+    @usableFromInline var inputFinished = false
+    @usableFromInline var finishRequested = false
 
-    var isIdle: Bool { inputFinished && registry.inFlightCount == 0 && immediate.isEmpty }
+    @usableFromInline
+    init(
+      state: State, reducer: @escaping Reducer, mailbox: StoreMailbox<Message>,
+      observe: @escaping (StoreEvent<State, Action>) -> Void
+    ) {
+      self.state = state
+      self.reducer = reducer
+      self.mailbox = mailbox
+      self.observe = observe
+    }
 
+    /// Whether an effect is running or waiting to run.
+    @inlinable var hasEffects: Bool { !registry.isEmpty }
+
+    /// Why the run must end now, if it must.
+    @inlinable
+    func stopReason(stopWhenIdle: Bool) -> StoreStopReason? {
+      if finishRequested { return .finished }
+      if stopWhenIdle, inputFinished, registry.isEmpty, immediate.isEmpty { return .idle }
+      return nil
+    }
+
+    @inlinable
     mutating func handle(_ message: Message, group: inout DiscardingTaskGroup) {
       switch message {
       case .input(let action):
@@ -121,8 +207,7 @@ extension Store {
       case .inputFinished:
         inputFinished = true
       case .effectAction(let action, let serial):
-        guard !registry.isCancelled(serial) else { return }
-        let info = registry.runningEffects.first { $0.serial == serial }
+        guard let info = registry.runningInfo(serial) else { return }
         apply(action, from: info, group: &group)
       case .effectFinished(let serial, let outcome):
         handles[serial] = nil
@@ -130,12 +215,25 @@ extension Store {
       case .cancelRequest(let id):
         perform(registry.cancel(id: id), group: &group)
       }
+      applyImmediate(group: &group)
+    }
+
+    /// Applies an action from the inputs, then whatever it sends at once.
+    @inlinable
+    mutating func apply(input action: Action, group: inout DiscardingTaskGroup) {
+      apply(action, from: nil, group: &group)
+      applyImmediate(group: &group)
+    }
+
+    @inlinable
+    mutating func applyImmediate(group: inout DiscardingTaskGroup) {
       while !immediate.isEmpty, !finishRequested {
         let (action, info) = immediate.removeFirst()
         apply(action, from: info, group: &group)
       }
     }
 
+    @inlinable
     mutating func apply(
       _ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup
     ) {
@@ -146,10 +244,14 @@ extension Store {
       } else {
         observe(.transition(action: action, from: old, to: state, effect: info))
       }
-      schedule(effect, from: info, group: &group)
+      switch effect.kind {
+      case .none, .ignored: break
+      default: schedule(effect, from: info, group: &group)
+      }
     }
 
     /// Applies the shutdown action; the run is ending, so its effects are not started.
+    @usableFromInline
     mutating func applyFinal(_ action: Action) {
       let old = state
       let effect = reducer(&state, action)
@@ -160,6 +262,7 @@ extension Store {
       }
     }
 
+    @usableFromInline
     mutating func cancelAll() {
       for command in registry.cancelAll() {
         switch command {
@@ -174,7 +277,8 @@ extension Store {
       }
     }
 
-    private mutating func schedule(
+    @usableFromInline
+    mutating func schedule(
       _ effect: Effect<Action>, from info: EffectInfo?, group: inout DiscardingTaskGroup
     ) {
       switch effect.kind {
@@ -198,7 +302,8 @@ extension Store {
       }
     }
 
-    private mutating func perform(
+    @usableFromInline
+    mutating func perform(
       _ commands: [EffectRegistry<Action>.Command], group: inout DiscardingTaskGroup
     ) {
       for command in commands {
@@ -227,17 +332,17 @@ extension Store {
       let handle = EffectHandle()
       handles[info.serial] = handle
       observe(.effectStarted(info))
-      let inbox = self.inbox
+      let mailbox = self.mailbox
       let serial = info.serial
       group.addTask {
         let runner = EffectRunner<Action>(
-          send: Send { inbox.yield(.effectAction($0, serial: serial)) },
-          requestCancel: { inbox.yield(.cancelRequest($0)) }
+          send: Send { mailbox.send(.effectAction($0, serial: serial)) },
+          requestCancel: { mailbox.send(.cancelRequest($0)) }
         )
         let outcome = await EffectContext.$current.withValue(info) {
           await handle.run { await runner.perform(effect) }
         }
-        inbox.yield(.effectFinished(serial: serial, outcome))
+        mailbox.send(.effectFinished(serial: serial, outcome))
       }
     }
   }
@@ -245,7 +350,7 @@ extension Store {
 
 extension Effect {
   /// The reason when this effect (or a part of a merge) says the action was ignored.
-  var ignoredReason: String? {
+  @inlinable var ignoredReason: String? {
     switch kind {
     case .ignored(let reason): reason
     case .merge(let effects): effects.lazy.compactMap(\.ignoredReason).first
