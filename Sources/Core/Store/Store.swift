@@ -54,10 +54,12 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     onCancel: Action? = nil,
     observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
-    await withoutActuallyEscaping(observe) { observe in
-      await loop(inputs: inputs, stopWhenIdle: stopWhenIdle, onCancel: onCancel, observe: observe)
-    }
+    await loop(inputs: inputs, stopWhenIdle: stopWhenIdle, onCancel: onCancel, observe: observe)
   }
+
+  /// Where a run reports its steps; passed down as a parameter, never stored, so the
+  /// caller's closure is called as it is, without an escaping conversion.
+  @usableFromInline typealias Observer = (StoreEvent<State, Action>) -> Void
 
   /// How many messages may wait in the mailbox before the input pump waits for the loop.
   @usableFromInline static var mailboxCapacity: Int { 1024 }
@@ -67,7 +69,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     inputs: Inputs,
     stopWhenIdle: Bool,
     onCancel: Action?,
-    observe: @escaping (StoreEvent<State, Action>) -> Void
+    observe: Observer
   ) async -> StoreResult<State> {
     let mailbox = StoreMailbox<Message>(capacity: Self.mailboxCapacity)
     return await withTaskCancellationHandler {
@@ -85,10 +87,10 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     stopWhenIdle: Bool,
     onCancel: Action?,
     mailbox: StoreMailbox<Message>,
-    observe: @escaping (StoreEvent<State, Action>) -> Void
+    observe: Observer
   ) async -> StoreResult<State> {
     await withDiscardingTaskGroup { group in
-      var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox, observe: observe)
+      var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox)
       var reason: StoreStopReason?
       // Direct: the loop pulls `inputs` itself until an effect is in flight (only effects send
       // to the mailbox, so until then it stays empty) or the inputs end.
@@ -103,7 +105,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
           break
         }
         if let action {
-          loop.apply(input: action, group: &group)
+          loop.apply(input: action, group: &group, observe: observe)
         } else {
           loop.inputFinished = true
         }
@@ -134,15 +136,15 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
             reason = .cancelled
             break receiving
           }
-          loop.handle(message, group: &group)
+          loop.handle(message, group: &group, observe: observe)
           reason = loop.stopReason(stopWhenIdle: stopWhenIdle)
           if reason != nil { break receiving }
         }
       }
       if reason == .cancelled, let onCancel {
-        loop.applyFinal(onCancel)
+        loop.applyFinal(onCancel, observe: observe)
       }
-      loop.cancelAll()
+      loop.cancelAll(observe: observe)
       mailbox.close()
       group.cancelAll()
       return StoreResult(state: loop.state, reason: reason ?? .cancelled)
@@ -170,7 +172,6 @@ extension Store {
     @usableFromInline var state: State
     @usableFromInline let reducer: Reducer
     @usableFromInline let mailbox: StoreMailbox<Message>
-    @usableFromInline let observe: (StoreEvent<State, Action>) -> Void
     @usableFromInline var registry = EffectRegistry<Action>()
     @usableFromInline var handles: [Int: EffectHandle] = [:]
     @usableFromInline var immediate: [(Action, EffectInfo?)] = []
@@ -178,14 +179,10 @@ extension Store {
     @usableFromInline var finishRequested = false
 
     @usableFromInline
-    init(
-      state: State, reducer: @escaping Reducer, mailbox: StoreMailbox<Message>,
-      observe: @escaping (StoreEvent<State, Action>) -> Void
-    ) {
+    init(state: State, reducer: @escaping Reducer, mailbox: StoreMailbox<Message>) {
       self.state = state
       self.reducer = reducer
       self.mailbox = mailbox
-      self.observe = observe
     }
 
     /// Whether an effect is running or waiting to run.
@@ -200,59 +197,63 @@ extension Store {
     }
 
     @inlinable
-    mutating func handle(_ message: Message, group: inout DiscardingTaskGroup) {
+    mutating func handle(_ message: Message, group: inout DiscardingTaskGroup, observe: Observer) {
       switch message {
       case .input(let action):
-        apply(action, from: nil, group: &group)
+        apply(action, from: nil, group: &group, observe: observe)
       case .inputFinished:
         inputFinished = true
       case .effectAction(let action, let serial):
         guard let info = registry.runningInfo(serial) else { return }
-        apply(action, from: info, group: &group)
+        apply(action, from: info, group: &group, observe: observe)
       case .effectFinished(let serial, let outcome):
         handles[serial] = nil
-        perform(registry.finished(serial, outcome: outcome), group: &group)
+        perform(registry.finished(serial, outcome: outcome), group: &group, observe: observe)
       case .cancelRequest(let id):
-        perform(registry.cancel(id: id), group: &group)
+        perform(registry.cancel(id: id), group: &group, observe: observe)
       }
-      applyImmediate(group: &group)
+      applyImmediate(group: &group, observe: observe)
     }
 
     /// Applies an action from the inputs, then whatever it sends at once.
     @inlinable
-    mutating func apply(input action: Action, group: inout DiscardingTaskGroup) {
-      apply(action, from: nil, group: &group)
-      applyImmediate(group: &group)
+    mutating func apply(input action: Action, group: inout DiscardingTaskGroup, observe: Observer) {
+      apply(action, from: nil, group: &group, observe: observe)
+      applyImmediate(group: &group, observe: observe)
     }
 
     @inlinable
-    mutating func applyImmediate(group: inout DiscardingTaskGroup) {
+    mutating func applyImmediate(group: inout DiscardingTaskGroup, observe: Observer) {
       while !immediate.isEmpty, !finishRequested {
         let (action, info) = immediate.removeFirst()
-        apply(action, from: info, group: &group)
+        apply(action, from: info, group: &group, observe: observe)
       }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func apply(
-      _ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup
+      _ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup,
+      observe: Observer
     ) {
       let old = state
       let effect = reducer(&state, action)
+      if case .none = effect.kind {
+        // The common case, kept free of the checks below.
+        observe(.transition(action: action, from: old, to: state, effect: info))
+        return
+      }
       if let reason = effect.ignoredReason {
         observe(.ignored(action: action, reason: reason, state: state))
       } else {
         observe(.transition(action: action, from: old, to: state, effect: info))
       }
-      switch effect.kind {
-      case .none, .ignored: break
-      default: schedule(effect, from: info, group: &group)
-      }
+      if case .ignored = effect.kind { return }
+      schedule(effect, from: info, group: &group, observe: observe)
     }
 
     /// Applies the shutdown action; the run is ending, so its effects are not started.
     @usableFromInline
-    mutating func applyFinal(_ action: Action) {
+    mutating func applyFinal(_ action: Action, observe: Observer) {
       let old = state
       let effect = reducer(&state, action)
       if let reason = effect.ignoredReason {
@@ -263,14 +264,14 @@ extension Store {
     }
 
     @usableFromInline
-    mutating func cancelAll() {
+    mutating func cancelAll(observe: Observer) {
       for command in registry.cancelAll() {
         switch command {
         case .cancel(let info):
           handles[info.serial]?.cancel()
           observe(.effectFinished(info, .cancelled))
         case .report(let report):
-          emit(report)
+          emit(report, observe: observe)
         case .start:
           break
         }
@@ -279,7 +280,8 @@ extension Store {
 
     @usableFromInline
     mutating func schedule(
-      _ effect: Effect<Action>, from info: EffectInfo?, group: inout DiscardingTaskGroup
+      _ effect: Effect<Action>, from info: EffectInfo?, group: inout DiscardingTaskGroup,
+      observe: Observer
     ) {
       switch effect.kind {
       case .none, .ignored:
@@ -289,36 +291,42 @@ extension Store {
       case .send(let action):
         immediate.append((action, info))
       case .merge(let effects):
-        for effect in effects { schedule(effect, from: info, group: &group) }
+        for effect in effects { schedule(effect, from: info, group: &group, observe: observe) }
       case .cancel(let id):
-        perform(registry.cancel(id: id), group: &group)
+        perform(registry.cancel(id: id), group: &group, observe: observe)
       case .cancellable(let inner, let id, let policy):
         perform(
-          registry.register(inner, id: id, policy: policy, name: inner.name), group: &group)
+          registry.register(inner, id: id, policy: policy, name: inner.name), group: &group,
+          observe: observe)
       case .run(let name, _, _):
-        perform(registry.register(effect, id: nil, policy: nil, name: name), group: &group)
+        perform(
+          registry.register(effect, id: nil, policy: nil, name: name), group: &group,
+          observe: observe)
       case .concatenate:
-        perform(registry.register(effect, id: nil, policy: nil, name: nil), group: &group)
+        perform(
+          registry.register(effect, id: nil, policy: nil, name: nil), group: &group,
+          observe: observe)
       }
     }
 
     @usableFromInline
     mutating func perform(
-      _ commands: [EffectRegistry<Action>.Command], group: inout DiscardingTaskGroup
+      _ commands: [EffectRegistry<Action>.Command], group: inout DiscardingTaskGroup,
+      observe: Observer
     ) {
       for command in commands {
         switch command {
         case .start(let info, let effect):
-          start(info, effect, group: &group)
+          start(info, effect, group: &group, observe: observe)
         case .cancel(let info):
           handles[info.serial]?.cancel()
         case .report(let report):
-          emit(report)
+          emit(report, observe: observe)
         }
       }
     }
 
-    private func emit(_ report: EffectRegistry<Action>.Report) {
+    private func emit(_ report: EffectRegistry<Action>.Report, observe: Observer) {
       switch report {
       case .queued(let info): observe(.effectQueued(info))
       case .dropped(let info): observe(.effectDropped(info))
@@ -327,7 +335,8 @@ extension Store {
     }
 
     private mutating func start(
-      _ info: EffectInfo, _ effect: Effect<Action>, group: inout DiscardingTaskGroup
+      _ info: EffectInfo, _ effect: Effect<Action>, group: inout DiscardingTaskGroup,
+      observe: Observer
     ) {
       let handle = EffectHandle()
       handles[info.serial] = handle
