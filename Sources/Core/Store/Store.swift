@@ -2,9 +2,9 @@
 ///
 /// Everything a run starts is a child of the task that calls ``run(inputs:stopWhenIdle:onCancel:observe:)``:
 /// cancelling that task cancels every effect, and when `run` returns nothing it started is still
-/// running, so no action can arrive afterwards. Actions from inputs and from effects go through
-/// one mailbox and are applied one at a time, in order, and each applied action is reported to
-/// the observer before the next one is taken.
+/// running, so no action can arrive afterwards. Actions from inputs and from effects are applied
+/// one at a time, in arrival order (through one mailbox while an effect is in flight), and each
+/// applied action is reported to the observer before the next one is taken.
 ///
 /// ```swift
 /// let store = Store(initialState: Counter.State()) { state, action in
