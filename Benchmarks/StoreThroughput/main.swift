@@ -2,12 +2,15 @@
 // reducer that returns `.none`, against a plain loop calling the same reduce function (goal:
 // the store at ≥ 0.3× the loop). Both run in this process, alternating, ROUNDS times each; the
 // medians are printed as one JSON line:
-// {"actions":1000000,"rounds":3,"store_per_s":…,"loop_per_s":…,"ratio":…}
+// {"actions":1000000,"rounds":3,"store_per_s":…,"loop_per_s":…,"ratio":…,"mailbox_per_s":…}
 //
 // Every action the store applies is reported to an observer (here one that counts), as loadctl's
 // renderer is; the inputs are a synchronous counting sequence, so what is measured is the store:
-// its mailbox, the reducer call and the report. This program is a benchmark, not part of
-// loadctl: it reads the real clock on purpose.
+// the reducer call, the report and the run loop around them. With no effect in flight the store
+// pulls its inputs itself; `mailbox_per_s` is the same run with one effect in flight from the
+// first action on, so every input goes through the pump task and the mailbox, as in a flow that
+// keeps a timer or a feed running. This program is a benchmark, not part of loadctl: it reads
+// the real clock on purpose.
 //
 // Usage: StoreThroughput [ACTIONS] [ROUNDS]   (defaults: 1000000 3)
 
@@ -22,13 +25,21 @@ import Core
 /// The state and action of the measured flow: one counter, one action.
 enum Tally {
   struct State: Sendable { var count = 0 }
-  enum Action: Sendable { case add(Int) }
+  enum Action: Sendable {
+    case add(Int)
+    /// Starts an effect that runs until the run ends (the mailbox figure only).
+    case hold
+    /// Ends the run (the mailbox figure only).
+    case finish
+  }
 
-  /// The reduce function both sides call: no effects, nothing but the state change.
+  /// The reduce function both sides call: for `add`, no effects, nothing but the state change.
   @inline(never)
   static func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .add(let amount): state.count &+= amount
+    case .hold: return .run { _ in try await Task.sleep(for: .seconds(3600)) }
+    case .finish: return .finishRun
     }
     return .none
   }
@@ -38,16 +49,29 @@ enum Tally {
 struct Actions: AsyncSequence, Sendable {
   let count: Int
 
+  /// Whether to start with `hold` and end with `finish`, for the mailbox figure.
+  var holding = false
+
   struct AsyncIterator: AsyncIteratorProtocol {
     var remaining: Int
+    var holding: Bool
+    var started = false
     mutating func next() async -> Tally.Action? {
-      guard remaining > 0 else { return nil }
+      if holding, !started {
+        started = true
+        return .hold
+      }
+      guard remaining > 0 else {
+        guard holding else { return nil }
+        holding = false
+        return .finish
+      }
       remaining -= 1
       return .add(1)
     }
   }
 
-  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: count) }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: count, holding: holding) }
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -66,13 +90,16 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 /// Actions per second through the store; checks that every action was applied.
-func measureStore() async -> Double {
+/// - Parameter holding: Keep an effect in flight, so that inputs go through the mailbox.
+func measureStore(holding: Bool = false) async -> Double {
   let store = Store(initialState: Tally.State()) { state, action in
     Tally.reduce(into: &state, action: action)
   }
   var observed = 0
   let start = clock.now
-  let result = await store.run(inputs: Actions(count: actions)) { _ in observed += 1 }
+  let result = await store.run(inputs: Actions(count: actions, holding: holding)) { _ in
+    observed += 1
+  }
   let elapsed = start.duration(to: clock.now)
   precondition(result.state.count == actions && observed >= actions, "the store lost actions")
   return Double(actions) / seconds(elapsed)
@@ -97,13 +124,16 @@ func median(_ values: [Double]) -> Double {
 
 var storeRates: [Double] = []
 var loopRates: [Double] = []
+var mailboxRates: [Double] = []
 for _ in 0..<rounds {
   storeRates.append(await measureStore())
   loopRates.append(measureLoop())
+  mailboxRates.append(await measureStore(holding: true))
 }
 let store = median(storeRates)
 let loop = median(loopRates)
+let mailbox = median(mailboxRates)
 let ratio = (store / loop * 10_000).rounded() / 10_000
 print(
   "{\"actions\":\(actions),\"rounds\":\(rounds),\"store_per_s\":\(Int(store)),"
-    + "\"loop_per_s\":\(Int(loop)),\"ratio\":\(ratio)}")
+    + "\"loop_per_s\":\(Int(loop)),\"ratio\":\(ratio),\"mailbox_per_s\":\(Int(mailbox))}")

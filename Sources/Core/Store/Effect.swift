@@ -19,6 +19,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Called with a non-cancellation error thrown by a `run` effect.
   public typealias Handler = @Sendable (any Error, Send<Action>) async -> Void
 
+  @usableFromInline
   indirect enum Kind: Sendable {
     case none
     case send(Action)
@@ -31,7 +32,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case finishRun
   }
 
-  let kind: Kind
+  @usableFromInline let kind: Kind
 
   /// Does nothing.
   public static var none: Effect { Effect(kind: .none) }

@@ -48,4 +48,10 @@ public struct StoreResult<State: Sendable>: Sendable {
   public let state: State
   /// Why the run returned.
   public let reason: StoreStopReason
+
+  @usableFromInline
+  init(state: State, reason: StoreStopReason) {
+    self.state = state
+    self.reason = reason
+  }
 }

@@ -1,0 +1,156 @@
+import Synchronization
+
+/// The run loop's inbox: messages from the input pump and from effects, for one consumer.
+///
+/// `AsyncStream` did this job before, at one suspension and resume of the run loop per action,
+/// unspecialised generic code in the standard library for every message, and an unbounded
+/// buffer that a fast input filled faster than the loop could empty it. Here a lock guards an
+/// array; the loop takes everything waiting in one swap (two arrays alternate, so the steady
+/// state allocates nothing) and parks only when the array is empty. Effects send without ever
+/// waiting (`Send` is synchronous); the input pump waits while ``capacity`` messages are
+/// waiting, so a fast input is slowed down to the loop's pace and memory stays flat.
+@usableFromInline
+final class StoreMailbox<Message: Sendable>: Sendable {
+  @usableFromInline
+  struct Buffer {
+    @usableFromInline var messages: [Message] = []
+    /// The run loop, parked until a message arrives, the mailbox closes or it is cancelled.
+    @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
+    /// The input pump, parked until there is room, the mailbox closes or it is cancelled.
+    @usableFromInline var producer: UnsafeContinuation<Void, Never>?
+    @usableFromInline var closed = false
+
+    @usableFromInline init() {}
+
+    /// Takes the parked consumer, to be resumed outside the lock.
+    @inlinable mutating func takeConsumer() -> UnsafeContinuation<Void, Never>? {
+      defer { consumer = nil }
+      return consumer
+    }
+
+    /// Takes the parked producer, to be resumed outside the lock.
+    @inlinable mutating func takeProducer() -> UnsafeContinuation<Void, Never>? {
+      defer { producer = nil }
+      return producer
+    }
+  }
+
+  @usableFromInline let buffer = Locked(Buffer())
+  /// Set by ``cancel()``, from the run's cancellation handler: `Task.isCancelled` retains and
+  /// releases the task on every call, which was most of the loop's time per action.
+  @usableFromInline let cancelled = Atomic(false)
+  /// How many messages may wait before the input pump has to.
+  @usableFromInline let capacity: Int
+
+  @usableFromInline
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Effects: adds `message`, never waiting; dropped once the mailbox is closed.
+  @inlinable
+  func send(_ message: Message) {
+    let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
+      guard !buffer.closed else { return nil }
+      buffer.messages.append(message)
+      return buffer.takeConsumer()
+    }
+    consumer?.resume()
+  }
+
+  /// The input pump: adds `message` once fewer than ``capacity`` messages wait.
+  /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` is
+  ///   dropped: the run is ending).
+  @inlinable
+  func sendInput(_ message: Message) async -> Bool {
+    while true {
+      let (accepted, consumer) = buffer.withLock {
+        buffer -> (Bool?, UnsafeContinuation<Void, Never>?) in
+        guard !buffer.closed else { return (false, nil) }
+        guard buffer.messages.count < capacity else { return (nil, nil) }
+        buffer.messages.append(message)
+        return (true, buffer.takeConsumer())
+      }
+      consumer?.resume()
+      if let accepted { return accepted }
+      await waitForRoom()
+      if Task.isCancelled { return false }
+    }
+  }
+
+  /// Whether the run was cancelled (see ``cancel()``); cheap enough to ask for every action.
+  ///
+  /// It is set a moment after the task's own flag, and only by the handler, so it answers for
+  /// the run; where an input's `nil` may mean cancellation, ask `Task.isCancelled` instead.
+  @inlinable
+  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// The run was cancelled: wakes the loop if it waits for messages.
+  @usableFromInline
+  func cancel() {
+    cancelled.store(true, ordering: .releasing)
+    buffer.withLock { $0.takeConsumer() }?.resume()
+  }
+
+  /// The run loop: swaps everything waiting into the empty `batch`, first waiting for at least
+  /// one message unless the mailbox is closed or the run cancelled (then `batch` may stay
+  /// empty; the caller checks ``isCancelled``).
+  @inlinable
+  func receive(into batch: inout [Message]) async {
+    if take(into: &batch) { return }
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let resumeNow = buffer.withLock { buffer -> Bool in
+        // Checked under the lock: a `cancel()` before the consumer was parked found nothing to
+        // resume, but had already set the flag.
+        guard buffer.messages.isEmpty, !buffer.closed, !isCancelled else { return true }
+        buffer.consumer = continuation
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+    _ = take(into: &batch)
+  }
+
+  /// Ends the mailbox: later messages are dropped and whoever waits is woken.
+  @usableFromInline
+  func close() {
+    let (consumer, producer) = buffer.withLock { buffer in
+      buffer.closed = true
+      buffer.messages.removeAll()
+      return (buffer.takeConsumer(), buffer.takeProducer())
+    }
+    consumer?.resume()
+    producer?.resume()
+  }
+
+  /// Swaps the waiting messages into `batch` if there are any; wakes a producer waiting for room.
+  @inlinable
+  func take(into batch: inout [Message]) -> Bool {
+    let (taken, producer) = buffer.withLock {
+      buffer -> (Bool, UnsafeContinuation<Void, Never>?) in
+      guard !buffer.messages.isEmpty else { return (false, nil) }
+      swap(&buffer.messages, &batch)
+      return (true, buffer.takeProducer())
+    }
+    producer?.resume()
+    return taken
+  }
+
+  @usableFromInline
+  func waitForRoom() async {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let resumeNow = buffer.withLock { buffer -> Bool in
+          guard buffer.messages.count >= capacity, !buffer.closed, !Task.isCancelled else {
+            return true
+          }
+          buffer.producer = continuation
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      buffer.withLock { $0.takeProducer() }?.resume()
+    }
+  }
+}
