@@ -47,6 +47,8 @@ select_files() {
       COMMANDS_FILES=(
         Sources/Commands/Backends/HTTP/HTTPResponse.swift
         Sources/Commands/Backends/HTTP/HTTPURL.swift
+        Sources/Commands/CLI/URLAuthority.swift
+        Sources/Commands/Input/String+Spaces.swift
       )
       ;;
     InputLine)
@@ -55,6 +57,7 @@ select_files() {
       COMMANDS_FILES=(
         Sources/Commands/CLI/DurationParser.swift
         Sources/Commands/Input/InputLine.swift
+        Sources/Commands/Input/String+Spaces.swift
         Sources/Commands/Input/LineChannel.swift
         Sources/Commands/Input/LineSource.swift
       )

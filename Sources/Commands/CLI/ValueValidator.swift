@@ -67,20 +67,7 @@ enum ValueValidator {
     else { return false }
     let authority = text[separator.upperBound...].prefix { !"/?#".contains($0) }
     let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-    let host: Substring
-    let port: Substring?
-    if hostAndPort.hasPrefix("["), let close = hostAndPort.firstIndex(of: "]") {
-      host = hostAndPort[hostAndPort.index(after: hostAndPort.startIndex)..<close]
-      let rest = hostAndPort[hostAndPort.index(after: close)...]
-      guard rest.isEmpty || rest.hasPrefix(":") else { return false }
-      port = rest.isEmpty ? nil : rest.dropFirst()
-    } else if let colon = hostAndPort.lastIndex(of: ":") {
-      host = hostAndPort[..<colon]
-      port = hostAndPort[hostAndPort.index(after: colon)...]
-    } else {
-      host = hostAndPort
-      port = nil
-    }
+    guard let (host, port) = URLAuthority.split(hostAndPort) else { return false }
     guard !host.isEmpty else { return false }
     if let port {
       guard port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port),

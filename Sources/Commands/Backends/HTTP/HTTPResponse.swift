@@ -111,14 +111,3 @@ struct HTTPResponse: Equatable, Sendable {
     return nil
   }
 }
-
-extension StringProtocol {
-  /// The text without leading and trailing spaces and tabs.
-  fileprivate var trimmingSpaces: String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = firstIndex(where: { !isSpace($0) }),
-      let last = lastIndex(where: { !isSpace($0) })
-    else { return "" }
-    return String(self[first...last])
-  }
-}

@@ -66,19 +66,9 @@ struct HTTPURL: Equatable, Sendable {
   }
 
   private static func splitHostAndPort(_ authority: Substring) -> (String, Int)? {
-    var host = authority
-    var port: Substring?
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { return nil }
-      host = authority[authority.index(after: authority.startIndex)..<close]
-      let after = authority[authority.index(after: close)...]
-      guard after.isEmpty || after.hasPrefix(":") else { return nil }
-      port = after.isEmpty ? nil : after.dropFirst()
-    } else if let colon = authority.lastIndex(of: ":") {
-      host = authority[..<colon]
-      port = authority[authority.index(after: colon)...]
-    }
-    guard host.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return nil }
+    guard let (host, port) = URLAuthority.split(authority),
+      host.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+    else { return nil }
     guard let port else { return (String(host), 80) }
     guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }),
       let number = Int(port), (1...65535).contains(number)
