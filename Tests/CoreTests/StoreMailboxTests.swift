@@ -122,13 +122,7 @@ private struct NeverSuspending: AsyncSequence, Sendable {
   }
 
   @Test func cancelWakesAWaitingReceiveWithNothing() async {
-    let clock = TestClock()
-    let mailbox = StoreMailbox<Int>(capacity: 2)
-    let receiver = clock.launch { () -> [Int] in
-      var batch: [Int] = []
-      await mailbox.receive(into: &batch)
-      return batch
-    }
+    let (clock, mailbox, receiver) = Self.waitingReceive()
     #expect(!mailbox.isCancelled)
     mailbox.cancel()
     clock.drain()
@@ -137,6 +131,16 @@ private struct NeverSuspending: AsyncSequence, Sendable {
   }
 
   @Test func aWaitingReceiveTakesEverythingSentBeforeItRuns() async {
+    let (clock, mailbox, receiver) = Self.waitingReceive()
+    mailbox.send(1)
+    mailbox.send(2)
+    mailbox.send(3)
+    clock.drain()
+    #expect(await receiver.value == [1, 2, 3])
+  }
+
+  /// A mailbox and a receive waiting on it, launched on a test clock.
+  private static func waitingReceive() -> (TestClock, StoreMailbox<Int>, Task<[Int], Never>) {
     let clock = TestClock()
     let mailbox = StoreMailbox<Int>(capacity: 2)
     let receiver = clock.launch { () -> [Int] in
@@ -144,10 +148,6 @@ private struct NeverSuspending: AsyncSequence, Sendable {
       await mailbox.receive(into: &batch)
       return batch
     }
-    mailbox.send(1)
-    mailbox.send(2)
-    mailbox.send(3)
-    clock.drain()
-    #expect(await receiver.value == [1, 2, 3])
+    return (clock, mailbox, receiver)
   }
 }
