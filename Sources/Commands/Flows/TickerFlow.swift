@@ -79,16 +79,37 @@ package struct TickerFlow: Sendable {
         reportedDrops = dropped
       }
       let tick = tally.record(price)
-      let change: JSONValue = tick.change.map(JSONValue.double) ?? .null
       output.emit(
-        "tick", [("n", .int(tick.n)), ("price", .double(tick.price)), ("change", change)],
-        text: TickerFormat.tick(tick, style: output.style), flush: false)
+        "tick", fields: { Self.fields(tick) }, json: { Self.writeFields(tick, to: &$0) },
+        text: { TickerFormat.tick(tick, style: output.style) }, flush: false)
       if tick.n == count { return (.countReached, tally) }
       // Caught up: the next read waits (for the producer, its clock or its input), so the
       // burst ends here.
       if reader.caughtUp { output.flush() }
     }
     return (Task.isCancelled ? .cancelled : .streamEnded, tally)
+  }
+
+  /// A `tick` event's fields.
+  static func fields(_ tick: TickerTally.Tick) -> [(String, JSONValue)] {
+    [
+      ("n", .int(tick.n)), ("price", .double(tick.price)),
+      ("change", tick.change.map(JSONValue.double) ?? .null),
+    ]
+  }
+
+  /// ``fields(_:)`` in JSON, `,"n":3,"price":101.27,"change":0.84`, written straight as bytes.
+  static func writeFields(_ tick: TickerTally.Tick, to line: inout [UInt8]) {
+    EventOutput.append(",\"n\":", to: &line)
+    JSONValue.writeInt(tick.n, to: &line)
+    EventOutput.append(",\"price\":", to: &line)
+    JSONValue.writeNumber(tick.price, to: &line)
+    EventOutput.append(",\"change\":", to: &line)
+    if let change = tick.change {
+      JSONValue.writeNumber(change, to: &line)
+    } else {
+      EventOutput.append("null", to: &line)
+    }
   }
 
   private func reportDrops(_ count: Int, total: Int, output: EventOutput) {

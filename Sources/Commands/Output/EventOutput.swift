@@ -65,30 +65,49 @@ package final class EventOutput: Sendable {
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, flush: Bool = true
   ) {
+    emit(
+      event, kind: kind, fields: { fields },
+      json: { line in
+        for (key, value) in fields {
+          line.append(UInt8(ascii: ","))
+          JSONValue.writeString(key, to: &line)
+          line.append(UInt8(ascii: ":"))
+          value.write(to: &line)
+        }
+      }, text: { text() }, flush: flush)
+  }
+
+  /// Writes one event whose JSON fields the caller appends as bytes: for hot loops (a tick per
+  /// line at full speed), where building the field array and escaping its keys cost as much as
+  /// the rest of the line.
+  ///
+  /// - Parameters:
+  ///   - fields: The event's fields, as ``emit(_:_:kind:text:flush:)`` takes them; asked for
+  ///     only when the tap (`--trace`) is on.
+  ///   - json: Appends exactly what `fields` would give in JSON: `,"key":value` for each field.
+  package func emit(
+    _ event: String, kind: Kind = .progress, fields: () -> [(String, JSONValue)],
+    json: (inout [UInt8]) -> Void, text: () -> String?, flush: Bool = true
+  ) {
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
     // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
-    if json {
+    if self.json {
       state.withLock { state in
         state.seq += 1
         let now = elapsed()
-        tap?(event, fields, now)
+        if let tap { tap(event, fields(), now) }
         // Bytes into a reused buffer: building a String append by append cost more than
         // formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
         state.line.removeAll(keepingCapacity: true)
-        state.line.append(contentsOf: "{\"seq\":".utf8)
-        state.line.append(contentsOf: String(state.seq).utf8)
-        state.line.append(contentsOf: ",\"elapsed_ms\":".utf8)
+        Self.append("{\"seq\":", to: &state.line)
+        JSONValue.writeInt(state.seq, to: &state.line)
+        Self.append(",\"elapsed_ms\":", to: &state.line)
         JSONValue.writeNumber(EventOutput.milliseconds(now), to: &state.line)
         state.line.append(contentsOf: commandPrefix)
         JSONValue.writeString(event, to: &state.line)
-        for (key, value) in fields {
-          state.line.append(UInt8(ascii: ","))
-          JSONValue.writeString(key, to: &state.line)
-          state.line.append(UInt8(ascii: ":"))
-          value.write(to: &state.line)
-        }
-        state.line.append(contentsOf: "}\n".utf8)
+        json(&state.line)
+        Self.append("}\n", to: &state.line)
         writer.write(state.line)
       }
     } else {
@@ -96,13 +115,18 @@ package final class EventOutput: Sendable {
       state.withLock { state in
         state.seq += 1
         let now = elapsed()
-        tap?(event, fields, now)
+        if let tap { tap(event, fields(), now) }
         guard let body else { return }
         let time = style.dim(EventOutput.formatElapsed(now))
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")
       }
     }
     if flush { writer.flush() }
+  }
+
+  /// Appends the bytes of a literal: a copy, where a `String`'s `utf8` is appended byte by byte.
+  package static func append(_ literal: StaticString, to line: inout [UInt8]) {
+    literal.withUTF8Buffer { line.append(contentsOf: $0) }
   }
 
   /// Flushes buffered events.
