@@ -27,10 +27,9 @@ package final class EventOutput: Sendable {
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: [UInt8]
 
-  /// The event counter, and the buffer each JSON line is built in (reused, so no allocation).
+  /// The event counter.
   private struct LineState {
     var seq = 0
-    var line: [UInt8] = []
   }
 
   /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
@@ -97,18 +96,19 @@ package final class EventOutput: Sendable {
         state.seq += 1
         let now = elapsed()
         if let tap { tap(event, fields(), now) }
-        // Bytes into a reused buffer: building a String append by append cost more than
-        // formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
-        state.line.removeAll(keepingCapacity: true)
-        Self.append("{\"seq\":", to: &state.line)
-        JSONValue.writeInt(state.seq, to: &state.line)
-        Self.append(",\"elapsed_ms\":", to: &state.line)
-        JSONValue.writeNumber(EventOutput.milliseconds(now), to: &state.line)
-        state.line.append(contentsOf: commandPrefix)
-        JSONValue.writeString(event, to: &state.line)
-        json(&state.line)
-        Self.append("}\n", to: &state.line)
-        writer.write(state.line)
+        // Bytes straight into the writer's buffer: building a String append by append cost more
+        // than formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
+        let seq = state.seq
+        writer.write { line in
+          Self.append("{\"seq\":", to: &line)
+          JSONValue.writeInt(seq, to: &line)
+          Self.append(",\"elapsed_ms\":", to: &line)
+          JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+          line.append(contentsOf: commandPrefix)
+          JSONValue.writeString(event, to: &line)
+          json(&line)
+          Self.append("}\n", to: &line)
+        }
       }
     } else {
       let body = quiet && kind == .progress ? nil : text()
