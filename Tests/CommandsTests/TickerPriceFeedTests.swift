@@ -122,6 +122,28 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
     #expect(report == PriceFeedReport(sourceEnd: .sourceFinished, produced: 3, dropped: 0))
   }
 
+  /// Once the consumer's task is cancelled, values still buffered are not handed out: the
+  /// reader ends at the first `next()` after the cancellation, and the producer is stopped.
+  @Test func aCancelledConsumerGetsNoBufferedValues() {
+    let clock = TestClock()
+    let task = clock.launch {
+      await PriceFeed(buffer: .unbounded).run(
+        FixedPrices(values: [1, 2, 3], endsAfterwards: false)
+      ) { reader in
+        var prices: [Double] = []
+        while let price = await reader.next() {
+          prices.append(price)
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
+        return prices
+      }
+    }
+    clock.drain()
+    let (prices, report) = syncValue(task)
+    #expect(prices == [1])
+    #expect(report == PriceFeedReport(sourceEnd: .stopped, produced: 3, dropped: 0))
+  }
+
   // MARK: A slow consumer (2.5 s per value) behind a 1 s feed
 
   @Test func newestKeepsTheLatestValues() {

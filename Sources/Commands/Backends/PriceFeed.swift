@@ -67,14 +67,16 @@ package struct PriceFeed: Sendable {
     let gauge = PriceFeedGauge(window: buffer.window)
     let termination = PriceFeedTermination()
     // The seed's `producer.cancel()`, made structured: wake the watcher, which cancels the group.
-    continuation.onTermination = { _ in termination.fire() }
+    continuation.onTermination = { reason in
+      if case .cancelled = reason { termination.fire(cancelled: true) } else { termination.fire() }
+    }
     let sink = PriceFeedSink(continuation: continuation, gauge: gauge)
 
     return await withTaskGroup(of: PriceFeedSourceEnd.self) { group in
       group.addTask {
         await Self.runProducer(source, into: sink, until: termination)
       }
-      var reader = PriceFeedReader(stream: stream, gauge: gauge)
+      var reader = PriceFeedReader(stream: stream, gauge: gauge, termination: termination)
       let consumed = await consume(&reader)
       continuation.finish()
       let end = await group.next() ?? .stopped

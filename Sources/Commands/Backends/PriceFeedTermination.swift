@@ -1,4 +1,5 @@
 import Core
+import Synchronization
 
 /// A one-shot signal from a price stream's `onTermination` to the task that stops its producer.
 ///
@@ -13,12 +14,19 @@ final class PriceFeedTermination: Sendable {
   }
 
   private let state = Locked(State())
+  private let cancelled = Atomic<Bool>(false)
 
   /// Whether the stream has terminated.
   var hasFired: Bool { state.withLock { $0.fired } }
 
-  /// Records the termination and wakes the watcher; later calls do nothing.
-  func fire() {
+  /// Whether the stream ended because its consumer's task was cancelled: an atomic load, cheap
+  /// enough for the consumer to check after every value (see ``PriceFeedReader/next()``).
+  var wasCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Records the termination (`cancelled`: the stream's consumer was cancelled) and wakes the
+  /// watcher; later calls do nothing.
+  func fire(cancelled: Bool = false) {
+    if cancelled { self.cancelled.store(true, ordering: .releasing) }
     let watcher = state.withLock { state -> CheckedContinuation<Void, Never>? in
       guard !state.fired else { return nil }
       state.fired = true

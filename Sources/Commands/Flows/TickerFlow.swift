@@ -70,9 +70,8 @@ package struct TickerFlow: Sendable {
     var tally = TickerTally()
     var reportedDrops = 0
     defer { output.flush() }
+    // Values still buffered when the run is cancelled are not shown: `next()` ends at once.
     while let price = await reader.next() {
-      // Values still buffered when the run is cancelled are not shown: stop now.
-      if Task.isCancelled { return (.cancelled, tally) }
       let dropped = reader.dropped
       if dropped != reportedDrops {
         reportDrops(dropped - reportedDrops, total: dropped, output: output)
