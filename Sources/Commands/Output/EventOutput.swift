@@ -27,9 +27,12 @@ package final class EventOutput: Sendable {
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: [UInt8]
 
-  /// The event counter.
+  /// The event counter, and the last event's name with its escaped `,"command":…,"event":…`
+  /// (a flow's events mostly repeat one name, such as `tick`).
   private struct LineState {
     var seq = 0
+    var event = ""
+    var eventPrefix: [UInt8] = []
   }
 
   /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
@@ -98,14 +101,18 @@ package final class EventOutput: Sendable {
         if let tap { tap(event, fields(), now) }
         // Bytes straight into the writer's buffer: building a String append by append cost more
         // than formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
+        if event != state.event {
+          state.event = event
+          state.eventPrefix = commandPrefix
+          JSONValue.writeString(event, to: &state.eventPrefix)
+        }
         let seq = state.seq
         writer.write { line in
           Self.append("{\"seq\":", to: &line)
           JSONValue.writeInt(seq, to: &line)
           Self.append(",\"elapsed_ms\":", to: &line)
           JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
-          line.append(contentsOf: commandPrefix)
-          JSONValue.writeString(event, to: &line)
+          line.append(contentsOf: state.eventPrefix)
           json(&line)
           Self.append("}\n", to: &line)
         }
