@@ -99,15 +99,17 @@ package struct TickerFlow: Sendable {
 
   /// ``fields(_:)`` in JSON, `,"n":3,"price":101.27,"change":0.84`, written straight as bytes.
   static func writeFields(_ tick: TickerTally.Tick, to line: inout [UInt8]) {
-    EventOutput.append(",\"n\":", to: &line)
-    JSONValue.writeInt(tick.n, to: &line)
-    EventOutput.append(",\"price\":", to: &line)
-    JSONValue.writeNumber(tick.price, to: &line)
-    EventOutput.append(",\"change\":", to: &line)
-    if let change = tick.change {
-      JSONValue.writeNumber(change, to: &line)
-    } else {
-      EventOutput.append("null", to: &line)
+    JSONTokens.append(to: &line, capacity: 96) { tokens in
+      tokens.write(",\"n\":")
+      tokens.write(tick.n)
+      tokens.write(",\"price\":")
+      tokens.write(tick.price)
+      tokens.write(",\"change\":")
+      if let change = tick.change {
+        tokens.write(change)
+      } else {
+        tokens.write("null")
+      }
     }
   }
 

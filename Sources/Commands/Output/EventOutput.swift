@@ -108,13 +108,16 @@ package final class EventOutput: Sendable {
         }
         let seq = state.seq
         writer.write { line in
-          Self.append("{\"seq\":", to: &line)
-          JSONValue.writeInt(seq, to: &line)
-          Self.append(",\"elapsed_ms\":", to: &line)
-          JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+          JSONTokens.append(to: &line, capacity: 64) { tokens in
+            tokens.write("{\"seq\":")
+            tokens.write(seq)
+            tokens.write(",\"elapsed_ms\":")
+            tokens.write(EventOutput.milliseconds(now))
+          }
           line.append(contentsOf: state.eventPrefix)
           json(&line)
-          Self.append("}\n", to: &line)
+          line.append(UInt8(ascii: "}"))
+          line.append(UInt8(ascii: "\n"))
         }
       }
     } else {
@@ -129,11 +132,6 @@ package final class EventOutput: Sendable {
       }
     }
     if flush { writer.flush() }
-  }
-
-  /// Appends the bytes of a literal: a copy, where a `String`'s `utf8` is appended byte by byte.
-  package static func append(_ literal: StaticString, to line: inout [UInt8]) {
-    literal.withUTF8Buffer { line.append(contentsOf: $0) }
   }
 
   /// Flushes buffered events.
