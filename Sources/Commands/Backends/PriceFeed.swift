@@ -67,9 +67,7 @@ package struct PriceFeed: Sendable {
     let gauge = PriceFeedGauge(window: buffer.window)
     let termination = PriceFeedTermination()
     // The seed's `producer.cancel()`, made structured: wake the watcher, which cancels the group.
-    continuation.onTermination = { reason in
-      if case .cancelled = reason { termination.fire(cancelled: true) } else { termination.fire() }
-    }
+    continuation.onTermination = { _ in termination.fire() }
     let sink = PriceFeedSink(continuation: continuation, gauge: gauge)
 
     return await withTaskGroup(of: PriceFeedSourceEnd.self) { group in
@@ -77,7 +75,13 @@ package struct PriceFeed: Sendable {
         await Self.runProducer(source, into: sink, until: termination)
       }
       var reader = PriceFeedReader(stream: stream, gauge: gauge, termination: termination)
-      let consumed = await consume(&reader)
+      // The reader stops handing out values once this task is cancelled (see
+      // ``PriceFeedReader/next()``); one handler for the whole loop, not a check per value.
+      let consumed = await withTaskCancellationHandler {
+        await consume(&reader)
+      } onCancel: {
+        termination.consumerCancelled()
+      }
       continuation.finish()
       let end = await group.next() ?? .stopped
       return (

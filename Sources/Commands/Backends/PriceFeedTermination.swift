@@ -1,7 +1,8 @@
 import Core
 import Synchronization
 
-/// A one-shot signal from a price stream's `onTermination` to the task that stops its producer.
+/// A one-shot signal from a price stream's `onTermination` to the task that stops its producer,
+/// and the consumer's cancellation, as a flag its reader checks.
 ///
 /// `onTermination` is a synchronous callback on whichever thread ended the stream; it cannot
 /// cancel a child task of a group. So it only fires this, and a watcher task beside the producer
@@ -19,14 +20,17 @@ final class PriceFeedTermination: Sendable {
   /// Whether the stream has terminated.
   var hasFired: Bool { state.withLock { $0.fired } }
 
-  /// Whether the stream ended because its consumer's task was cancelled: an atomic load, cheap
-  /// enough for the consumer to check after every value (see ``PriceFeedReader/next()``).
-  var wasCancelled: Bool { cancelled.load(ordering: .acquiring) }
+  /// Whether the consumer's task has been cancelled: an atomic load, cheap enough for the
+  /// consumer to check before every value (see ``PriceFeedReader/next()``).
+  var consumerWasCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-  /// Records the termination (`cancelled`: the stream's consumer was cancelled) and wakes the
-  /// watcher; later calls do nothing.
-  func fire(cancelled: Bool = false) {
-    if cancelled { self.cancelled.store(true, ordering: .releasing) }
+  /// Records that the consumer's task was cancelled (from its cancellation handler).
+  func consumerCancelled() {
+    cancelled.store(true, ordering: .releasing)
+  }
+
+  /// Records the termination and wakes the watcher; later calls do nothing.
+  func fire() {
     let watcher = state.withLock { state -> CheckedContinuation<Void, Never>? in
       guard !state.fired else { return nil }
       state.fired = true
