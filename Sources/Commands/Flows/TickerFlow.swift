@@ -100,7 +100,8 @@ package struct TickerFlow: Sendable {
 
   /// ``fields(_:)`` in JSON, `,"n":3,"price":101.27,"change":0.84`, written straight as bytes.
   static func writeFields(_ tick: TickerTally.Tick, to line: inout [UInt8]) {
-    JSONTokens.append(to: &line, capacity: 96) { tokens in
+    let capacity = 24 + JSONTokens.maximumIntLength + 2 * JSONTokens.maximumNumberLength
+    JSONTokens.append(to: &line, capacity: capacity) { tokens in
       tokens.write(",\"n\":")
       tokens.write(tick.n)
       tokens.write(",\"price\":")

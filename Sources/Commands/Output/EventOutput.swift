@@ -99,16 +99,17 @@ package final class EventOutput: Sendable {
         state.seq += 1
         let now = elapsed()
         if let tap { tap(event, fields(), now) }
-        // Bytes straight into the writer's buffer: building a String append by append cost more
-        // than formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
         if event != state.event {
           state.event = event
           state.eventPrefix = commandPrefix
           JSONValue.writeString(event, to: &state.eventPrefix)
         }
         let seq = state.seq
+        // Bytes straight into the writer's buffer: building a String append by append cost more
+        // than formatting the numbers (see `JSONTokens`).
         writer.write { line in
-          JSONTokens.append(to: &line, capacity: 64) { tokens in
+          let capacity = 21 + JSONTokens.maximumIntLength + JSONTokens.maximumNumberLength
+          JSONTokens.append(to: &line, capacity: capacity) { tokens in
             tokens.write("{\"seq\":")
             tokens.write(seq)
             tokens.write(",\"elapsed_ms\":")
