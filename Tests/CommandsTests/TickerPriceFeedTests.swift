@@ -8,14 +8,17 @@ private func seen(_ price: Double, _ clock: TestClock) -> String {
   "\(TickerFormat.price(price))@\(clock.now.offset.components.seconds)"
 }
 
-/// A consumer that takes `count` values, sleeping `work` on the clock after each one.
+/// A consumer that takes `count` values, sleeping `work` on the clock after each one; it tells
+/// the reader that `count` is its limit unless `tellsLimit` is false.
 private func slowConsumer(
-  buffer: TickerBuffer, interval: Duration = .seconds(1), work: Duration, count: Int
+  buffer: TickerBuffer, interval: Duration = .seconds(1), work: Duration, count: Int,
+  tellsLimit: Bool = true
 ) -> (values: [String], report: PriceFeedReport) {
   let clock = TestClock()
   let values = TickerRecorder<String>()
   let task = clock.launch {
     await PriceFeed(buffer: buffer).run(randomSource(clock: clock, interval: interval)) { reader in
+      if tellsLimit { reader.limit = count }
       var taken = 0
       while let price = await reader.next() {
         values.append(seen(price, clock))
@@ -122,6 +125,49 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
     #expect(report == PriceFeedReport(sourceEnd: .sourceFinished, produced: 3, dropped: 0))
   }
 
+  /// Once the consumer's task is cancelled, values still buffered are not handed out: the
+  /// reader ends at the first `next()` after the cancellation, and the producer is stopped.
+  @Test func aCancelledConsumerGetsNoBufferedValues() {
+    let clock = TestClock()
+    let task = clock.launch {
+      await PriceFeed(buffer: .unbounded).run(
+        FixedPrices(values: [1, 2, 3], endsAfterwards: false)
+      ) { reader in
+        var prices: [Double] = []
+        while let price = await reader.next() {
+          prices.append(price)
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
+        return prices
+      }
+    }
+    clock.drain()
+    let (prices, report) = syncValue(task)
+    #expect(prices == [1])
+    #expect(report == PriceFeedReport(sourceEnd: .stopped, produced: 3, dropped: 0))
+  }
+
+  /// The same for values an unpaced feed's reader has already taken from the stream ahead of
+  /// the consumer: a cancelled consumer gets none of them.
+  @Test func aCancelledConsumerGetsNoValuesTakenAhead() {
+    let clock = TestClock()
+    let task = clock.launch {
+      await PriceFeed(buffer: .newest(4)).run(randomSource(clock: clock, interval: .zero)) {
+        reader in
+        var prices: [Double] = []
+        while let price = await reader.next() {
+          prices.append(price)
+          withUnsafeCurrentTask { $0?.cancel() }
+        }
+        return prices
+      }
+    }
+    clock.drain()
+    let (prices, report) = syncValue(task)
+    #expect(prices == expectedPrices(count: 1))
+    #expect(report.dropped == 0)
+  }
+
   // MARK: A slow consumer (2.5 s per value) behind a 1 s feed
 
   @Test func newestKeepsTheLatestValues() {
@@ -156,5 +202,16 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
       values == expectedPrices(count: 10).enumerated().map { "\(TickerFormat.price($1))@\($0)" })
     #expect(report.dropped == 0)
     #expect(report.produced == 12)  // three batches of 4; the consumer stopped after 10
+  }
+
+  /// Without a limit, the reader takes each batch whole and the producer makes the next one
+  /// while the consumer shows it: one batch ahead, never more, and nothing dropped.
+  @Test func withoutALimitAnUnpacedFeedRunsOneBatchAhead() {
+    let (values, report) = slowConsumer(
+      buffer: .newest(4), interval: .zero, work: .seconds(1), count: 6, tellsLimit: false)
+    #expect(
+      values == expectedPrices(count: 6).enumerated().map { "\(TickerFormat.price($1))@\($0)" })
+    #expect(report.dropped == 0)
+    #expect(report.produced == 12)  // batch 3 was made while batch 2 was shown
   }
 }

@@ -74,8 +74,14 @@ package struct PriceFeed: Sendable {
       group.addTask {
         await Self.runProducer(source, into: sink, until: termination)
       }
-      var reader = PriceFeedReader(stream: stream, gauge: gauge)
-      let consumed = await consume(&reader)
+      var reader = PriceFeedReader(stream: stream, gauge: gauge, termination: termination)
+      // The reader stops handing out values once this task is cancelled (see
+      // ``PriceFeedReader/next()``); one handler for the whole loop, not a check per value.
+      let consumed = await withTaskCancellationHandler {
+        await consume(&reader)
+      } onCancel: {
+        termination.consumerCancelled()
+      }
       continuation.finish()
       let end = await group.next() ?? .stopped
       return (

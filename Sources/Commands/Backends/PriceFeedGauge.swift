@@ -15,8 +15,10 @@ import Synchronization
 /// yields while the consumer calls `next()` makes both sleep in the kernel on that lock (half the
 /// time went to `futex` in a profile). So the unpaced random feed works in batches
 /// (``waitForDrain()``): it fills ``window`` values, then waits until the consumer has taken
-/// them all, and the consumer, once drained, waits for the whole next batch (``awaitBatch()``)
-/// instead of racing it. A line source must not hold lines back (a `+1s` line in a file
+/// them all. The consumer takes a complete batch in one go, lets the producer start the next
+/// one (``releaseForNextBatch()``) and shows its values while the next batch is made; once they
+/// are shown it waits for that batch to be complete (``awaitBatch()``) instead of racing it. So
+/// the two never touch the stream at the same time, yet run side by side. A line source must not hold lines back (a `+1s` line in a file
 /// is shown on time), so it only waits while the window is full, until half has been taken
 /// (``waitForRoom()``). The parking state is ``PriceFeedParking``.
 package final class PriceFeedGauge: Sendable {
@@ -25,6 +27,7 @@ package final class PriceFeedGauge: Sendable {
   private let inFlight = Atomic<Int>(0)
   private let producedCount = Atomic<Int>(0)
   private let droppedCount = Atomic<Int>(0)
+  private let batched = Atomic<Bool>(false)
   private let parking = Locked(PriceFeedParking())
 
   /// - Parameter window: See ``TickerBuffer/window``; at least 1.
@@ -71,6 +74,7 @@ package final class PriceFeedGauge: Sendable {
   /// until the consumer has taken every value.
   /// - Returns: `false` when the producer's task was cancelled.
   func waitForDrain() async -> Bool {
+    batched.store(true, ordering: .relaxed)
     await park(.producer) { $0.parkForDrain($1, inFlight: current) }
     return !Task.isCancelled
   }
@@ -97,10 +101,21 @@ package final class PriceFeedGauge: Sendable {
     return max(left, 0)
   }
 
-  /// When the unpaced producer waits for the consumer to drain: wakes it, and returns when its
-  /// next batch is complete (or it stopped). Otherwise returns at once.
+  /// Whether the producer works in batches (the unpaced feed): the consumer may then take a
+  /// whole batch at once (see ``PriceFeedReader``).
+  var isBatched: Bool { batched.load(ordering: .relaxed) }
+
+  /// The consumer has taken a whole batch and will want more: an unpaced producer waiting for
+  /// the drain starts its next batch now.
+  func releaseForNextBatch() {
+    for waiter in parking.withLock({ $0.releaseForNextBatch() }) { waiter.resume() }
+  }
+
+  /// Before the consumer takes its next value: returns when a batched producer's batch is
+  /// complete (waking the producer first if it is waiting for the drain), or when it stopped;
+  /// at once for any other source.
   func awaitBatch() async {
-    await park(.consumer) { $0.awaitBatch($1) }
+    await park(.consumer) { $0.awaitBatch($1, inFlight: current) }
   }
 
   /// Parks the calling task (`role`) with the state machine's `step`, which returns whom to

@@ -31,6 +31,8 @@ struct PriceFeedParking {
 
   private(set) var producer = Producer.running
   private(set) var consumer = Consumer.running
+  /// Whether the producer works in batches (it has called ``parkForDrain(_:inFlight:)``).
+  private(set) var batched = false
 
   /// The producer's window is full: park until the count is at most `lowWater`.
   mutating func parkForRoom(_ waiter: Waiter, inFlight: Int, lowWater: Int) -> [Waiter] {
@@ -42,6 +44,7 @@ struct PriceFeedParking {
   /// The producer's batch is complete: release a consumer waiting for it, and park until the
   /// consumer has drained everything.
   mutating func parkForDrain(_ waiter: Waiter, inFlight: Int) -> [Waiter] {
+    batched = true
     var wake: [Waiter] = []
     if case .waitingForBatch(let consumerWaiter) = consumer {
       consumer = .running
@@ -57,21 +60,44 @@ struct PriceFeedParking {
 
   /// The consumer lowered the count to `left`: wake a producer waiting for room.
   ///
-  /// A producer waiting for the drain is not woken here but by ``awaitBatch(_:)``, after the
-  /// consumer has flushed its output.
+  /// A producer waiting for the drain is not woken here but by ``releaseForNextBatch()`` or
+  /// ``awaitBatch(_:inFlight:)``, when the consumer knows it wants more.
   mutating func consumerReached(_ left: Int, lowWater: Int) -> [Waiter] {
     guard case .waitingForRoom(let waiter) = producer, left <= lowWater else { return [] }
     producer = .running
     return [waiter]
   }
 
-  /// The consumer has drained the stream: if the producer waits for that, wake it and wait for
-  /// its next batch; otherwise go on at once.
-  mutating func awaitBatch(_ waiter: Waiter) -> [Waiter] {
-    guard case .waitingForDrain(let producerWaiter) = producer else { return [waiter] }
+  /// The consumer has taken a whole batch and will want the next one: wake the producer if it
+  /// waits for that, so it makes the next batch while the consumer shows this one.
+  mutating func releaseForNextBatch() -> [Waiter] {
+    guard case .waitingForDrain(let producerWaiter) = producer else { return [] }
     producer = .running
-    consumer = .waitingForBatch(waiter)
     return [producerWaiter]
+  }
+
+  /// The consumer has nothing left to show and wants the next value, with `inFlight` values in
+  /// the stream: a batched producer's batch is taken only once it is complete, so that the
+  /// consumer never reads while the producer yields (they would contend for the stream's lock).
+  ///
+  /// - The producer waits for the drain with values in flight: its batch is complete, go on.
+  /// - It waits for the drain with none (nobody released it): wake it, and wait for its batch.
+  /// - A batched producer is making its batch: wait for it.
+  /// - Otherwise (a live source, or a stopped one) go on at once.
+  mutating func awaitBatch(_ waiter: Waiter, inFlight: Int) -> [Waiter] {
+    switch producer {
+    case .waitingForDrain where inFlight > 0:
+      return [waiter]
+    case .waitingForDrain(let producerWaiter):
+      producer = .running
+      consumer = .waitingForBatch(waiter)
+      return [producerWaiter]
+    case .running where batched:
+      consumer = .waitingForBatch(waiter)
+      return []
+    default:
+      return [waiter]
+    }
   }
 
   /// The producer has returned: a consumer waiting for its batch must not wait any longer.

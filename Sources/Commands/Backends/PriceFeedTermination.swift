@@ -1,6 +1,8 @@
 import Core
+import Synchronization
 
-/// A one-shot signal from a price stream's `onTermination` to the task that stops its producer.
+/// A one-shot signal from a price stream's `onTermination` to the task that stops its producer,
+/// and the consumer's cancellation, as a flag its reader checks.
 ///
 /// `onTermination` is a synchronous callback on whichever thread ended the stream; it cannot
 /// cancel a child task of a group. So it only fires this, and a watcher task beside the producer
@@ -13,9 +15,19 @@ final class PriceFeedTermination: Sendable {
   }
 
   private let state = Locked(State())
+  private let cancelled = Atomic<Bool>(false)
 
   /// Whether the stream has terminated.
   var hasFired: Bool { state.withLock { $0.fired } }
+
+  /// Whether the consumer's task has been cancelled: an atomic load, cheap enough for the
+  /// consumer to check before every value (see ``PriceFeedReader/next()``).
+  var consumerWasCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Records that the consumer's task was cancelled (from its cancellation handler).
+  func consumerCancelled() {
+    cancelled.store(true, ordering: .releasing)
+  }
 
   /// Records the termination and wakes the watcher; later calls do nothing.
   func fire() {

@@ -69,26 +69,50 @@ package struct TickerFlow: Sendable {
   ) async -> (ConsumerEnd, TickerTally) {
     var tally = TickerTally()
     var reportedDrops = 0
+    reader.limit = count
     defer { output.flush() }
+    // Values still buffered when the run is cancelled are not shown: `next()` ends at once.
     while let price = await reader.next() {
-      // Values still buffered when the run is cancelled are not shown: stop now.
-      if Task.isCancelled { return (.cancelled, tally) }
       let dropped = reader.dropped
       if dropped != reportedDrops {
         reportDrops(dropped - reportedDrops, total: dropped, output: output)
         reportedDrops = dropped
       }
       let tick = tally.record(price)
-      let change: JSONValue = tick.change.map(JSONValue.double) ?? .null
       output.emit(
-        "tick", [("n", .int(tick.n)), ("price", .double(tick.price)), ("change", change)],
-        text: TickerFormat.tick(tick, style: output.style), flush: false)
+        "tick", fields: { Self.fields(tick) }, json: { Self.writeFields(tick, to: &$0) },
+        text: { TickerFormat.tick(tick, style: output.style) }, flush: false)
       if tick.n == count { return (.countReached, tally) }
       // Caught up: the next read waits (for the producer, its clock or its input), so the
       // burst ends here.
       if reader.caughtUp { output.flush() }
     }
     return (Task.isCancelled ? .cancelled : .streamEnded, tally)
+  }
+
+  /// A `tick` event's fields.
+  static func fields(_ tick: TickerTally.Tick) -> [(String, JSONValue)] {
+    [
+      ("n", .int(tick.n)), ("price", .double(tick.price)),
+      ("change", tick.change.map(JSONValue.double) ?? .null),
+    ]
+  }
+
+  /// ``fields(_:)`` in JSON, `,"n":3,"price":101.27,"change":0.84`, written straight as bytes.
+  static func writeFields(_ tick: TickerTally.Tick, to line: inout [UInt8]) {
+    let capacity = 24 + JSONTokens.maximumIntLength + 2 * JSONTokens.maximumNumberLength
+    JSONTokens.append(to: &line, capacity: capacity) { tokens in
+      tokens.write(",\"n\":")
+      tokens.write(tick.n)
+      tokens.write(",\"price\":")
+      tokens.write(tick.price)
+      tokens.write(",\"change\":")
+      if let change = tick.change {
+        tokens.write(change)
+      } else {
+        tokens.write("null")
+      }
+    }
   }
 
   private func reportDrops(_ count: Int, total: Int, output: EventOutput) {

@@ -27,10 +27,12 @@ package final class EventOutput: Sendable {
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: [UInt8]
 
-  /// The event counter, and the buffer each JSON line is built in (reused, so no allocation).
+  /// The event counter, and the last event's name with its escaped `,"command":…,"event":…`
+  /// (a flow's events mostly repeat one name, such as `tick`).
   private struct LineState {
     var seq = 0
-    var line: [UInt8] = []
+    var event = ""
+    var eventPrefix: [UInt8] = []
   }
 
   /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
@@ -65,38 +67,66 @@ package final class EventOutput: Sendable {
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, flush: Bool = true
   ) {
+    emit(
+      event, kind: kind, fields: { fields },
+      json: { line in
+        for (key, value) in fields {
+          line.append(UInt8(ascii: ","))
+          JSONValue.writeString(key, to: &line)
+          line.append(UInt8(ascii: ":"))
+          value.write(to: &line)
+        }
+      }, text: { text() }, flush: flush)
+  }
+
+  /// Writes one event whose JSON fields the caller appends as bytes: for hot loops (a tick per
+  /// line at full speed), where building the field array and escaping its keys cost as much as
+  /// the rest of the line.
+  ///
+  /// - Parameters:
+  ///   - fields: The event's fields, as ``emit(_:_:kind:text:flush:)`` takes them; asked for
+  ///     only when the tap (`--trace`) is on.
+  ///   - json: Appends exactly what `fields` would give in JSON: `,"key":value` for each field.
+  package func emit(
+    _ event: String, kind: Kind = .progress, fields: () -> [(String, JSONValue)],
+    json: (inout [UInt8]) -> Void, text: () -> String?, flush: Bool = true
+  ) {
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
     // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
-    if json {
+    if self.json {
       state.withLock { state in
         state.seq += 1
         let now = elapsed()
-        tap?(event, fields, now)
-        // Bytes into a reused buffer: building a String append by append cost more than
-        // formatting the numbers (see `JSONValue.write(to:)` for `[UInt8]`).
-        state.line.removeAll(keepingCapacity: true)
-        state.line.append(contentsOf: "{\"seq\":".utf8)
-        state.line.append(contentsOf: String(state.seq).utf8)
-        state.line.append(contentsOf: ",\"elapsed_ms\":".utf8)
-        JSONValue.writeNumber(EventOutput.milliseconds(now), to: &state.line)
-        state.line.append(contentsOf: commandPrefix)
-        JSONValue.writeString(event, to: &state.line)
-        for (key, value) in fields {
-          state.line.append(UInt8(ascii: ","))
-          JSONValue.writeString(key, to: &state.line)
-          state.line.append(UInt8(ascii: ":"))
-          value.write(to: &state.line)
+        if let tap { tap(event, fields(), now) }
+        if event != state.event {
+          state.event = event
+          state.eventPrefix = commandPrefix
+          JSONValue.writeString(event, to: &state.eventPrefix)
         }
-        state.line.append(contentsOf: "}\n".utf8)
-        writer.write(state.line)
+        let seq = state.seq
+        // Bytes straight into the writer's buffer: building a String append by append cost more
+        // than formatting the numbers (see `JSONTokens`).
+        writer.write { line in
+          let capacity = 21 + JSONTokens.maximumIntLength + JSONTokens.maximumNumberLength
+          JSONTokens.append(to: &line, capacity: capacity) { tokens in
+            tokens.write("{\"seq\":")
+            tokens.write(seq)
+            tokens.write(",\"elapsed_ms\":")
+            tokens.write(EventOutput.milliseconds(now))
+          }
+          line.append(contentsOf: state.eventPrefix)
+          json(&line)
+          line.append(UInt8(ascii: "}"))
+          line.append(UInt8(ascii: "\n"))
+        }
       }
     } else {
       let body = quiet && kind == .progress ? nil : text()
       state.withLock { state in
         state.seq += 1
         let now = elapsed()
-        tap?(event, fields, now)
+        if let tap { tap(event, fields(), now) }
         guard let body else { return }
         let time = style.dim(EventOutput.formatElapsed(now))
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")

@@ -66,6 +66,20 @@ public final class OutputWriter: Sendable {
     if full { flush() }
   }
 
+  /// Lets `body` append bytes (UTF-8 text) to the buffer in place, then flushes if the buffer grew
+  /// past the threshold; `body` is not called once the reader has gone.
+  ///
+  /// For the hottest paths: a line built here is neither copied nor held in a buffer of its own.
+  /// `body` runs under the writer's lock, so it must not call the writer.
+  public func write(appending body: (inout [UInt8]) -> Void) {
+    let full = buffer.withLock { buffer in
+      guard !buffer.broken else { return false }
+      body(&buffer.bytes)
+      return buffer.bytes.count >= limit
+    }
+    if full { flush() }
+  }
+
   /// Writes everything buffered now.
   public func flush() {
     let newlyBroken = buffer.withLock { buffer -> Bool in
