@@ -60,7 +60,7 @@ import Testing
   func stoppedAtRandomMomentsEndsCleanly(storm: Case) async throws {
     var random = SplitMix(
       seed: UInt64(storm.testDescription.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
-    for run in 1...Self.runs {
+    for run in 0..<Self.runs {
       let waitFor = Int(random.next() % 12) + 2
       let loadctl = try LoadctlProcess.start(
         storm.arguments + ["--json"], stdin: storm.stdin == nil ? .null : .pipe)

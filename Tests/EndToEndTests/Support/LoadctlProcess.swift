@@ -47,11 +47,15 @@ final class LoadctlProcess: Sendable {
   /// What `run` returns: how the process ended and everything it wrote.
   typealias Outcome = (termination: Termination, stdout: [String], stderr: String)
 
-  /// 10 s, times `LOADCTL_E2E_TIMEOUT_SCALE` (for slow runs such as a sanitizer build).
+  /// 30 s, times `LOADCTL_E2E_TIMEOUT_SCALE` (for slow runs such as a sanitizer build).
+  ///
+  /// A guard against a hang, not a measurement: a waiting test returns as soon as the line or
+  /// the exit arrives. On this 2-core machine two suites at once (load average ~30, dozens of
+  /// Python schema validators starting together) kept processes from finishing within 10 s.
   static let defaultTimeout: Duration = {
     let variable = ProcessInfo.processInfo.environment["LOADCTL_E2E_TIMEOUT_SCALE"]
     let scale = variable.flatMap(Double.init) ?? 1
-    return .seconds(10) * max(scale, 0.1)
+    return .seconds(30) * max(scale, 0.1)
   }()
 
   private let monitor: ProcessMonitor
