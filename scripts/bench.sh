@@ -134,7 +134,7 @@ source "$work/ticker"
 r="$(ratio "$ticker_rate" "$reference_rate")"
 row "ticker --interval 0 --count $count --json lines/s" "$ticker_rate" \
   "$reference_rate (TickerReference)" "${r}×" "≥ 0.5×" "$(met "$r" ">=" 0.5)" \
-  "each value crosses an AsyncStream between producer and consumer, ~0.65 µs per next() (docs/ticker.md)"
+  "AsyncStream's next()/yield, unspecialised for Double, ~0.8 µs per value (notes below)"
 r="$(ratio "$rss_large_kib" "$rss_small_kib")"
 row "ticker peak RSS, $count vs 10,000 ticks" "$rss_large_kib KiB" "$rss_small_kib KiB" "${r}×" \
   "≤ 1.1×" "$(met "$r" "<=" 1.1)" "—"
@@ -189,9 +189,16 @@ notes() {
 
 ## Where the time goes, for the figures that miss
 
-- **ticker lines/s**: not re-profiled here; see `docs/ticker.md`. Each value crosses an
-  `AsyncStream` from the producer to the consumer, 0.65 µs per `next()`, which is most of a
-  line's cost next to a loop that formats and writes it directly.
+- **ticker lines/s** (`perf record -g .build/release/loadctl ticker --interval 0 --count 300000
+  --json --seed 1 > /dev/null`; details in `docs/ticker.md`): was 0.35×. The producer and the
+  consumer took turns instead of running on both cores (the producer waited for each batch of
+  1024 to be shown), and each line went through a field array, `Double.description` and a
+  `Task.isCancelled` per value. Now the reader takes a finished batch from the stream (still one
+  `AsyncStream<Double>.next()` per price) and shows it while the producer makes the next one,
+  tick fields are written straight into the output buffer, and cancellation is one handler
+  around the loop. What is left is mostly `AsyncStream` itself: `yield` plus `next()`, not
+  specialised for `Double`, cost ~0.8 µs per value measured alone, more than the reference's
+  whole line; the event line costs ~0.25 µs.
 - **Store.run actions/s** (`perf record -g .build/release/StoreThroughput 1000000 3`, then
   `perf report --no-children`; valgrind's callgrind crashes on libdispatch's `sigsuspend` here).
   The store's hot path is `@inlinable` (specialised for each flow's types) and, while no effect is
