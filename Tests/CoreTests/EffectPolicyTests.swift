@@ -121,9 +121,9 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
     #expect(
       harness.take() == [
         "apply go(1)", "start load#1",
-        "apply go(2)", "queue load#2",
+        "apply go(2)", "queue load#2", "cleanup 1 begin",
         "apply go(3)", "end load#2 cancelled", "queue load#3",
-        "cleanup 1 begin", "cleanup 1 end", "end load#1 cancelled",
+        "cleanup 1 end", "end load#1 cancelled",
         "start load#3",
       ])
     harness.clock.run()

@@ -29,6 +29,24 @@ private struct NeverSuspending: AsyncSequence, Sendable {
   func makeAsyncIterator() -> AsyncIterator { AsyncIterator() }
 }
 
+/// Four inputs that log each read, so a test can see when the run asks for the next one.
+private struct LoggedInputs: AsyncSequence, Sendable {
+  let log: Recorder<String>
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let log: Recorder<String>
+    var next = 1
+    mutating func next() async -> Step? {
+      guard next <= 4 else { return nil }
+      log.append("read \(next)")
+      defer { next += 1 }
+      return .add(next)
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(log: log) }
+}
+
 /// How the store's run loop takes its inputs: itself while no effect is in flight, through a
 /// pump task and ``StoreMailbox`` once one is, and how that mailbox waits and wakes.
 @Suite struct StoreMailboxTests {
@@ -77,6 +95,34 @@ private struct NeverSuspending: AsyncSequence, Sendable {
     #expect(harness.take().contains("end echo#1 finished"))
   }
 
+  /// With an effect in flight, the pump reads input N + 1 only after input N was applied, so
+  /// what an input reader reports while reading (a rejected line) follows the earlier lines'
+  /// transitions.
+  @Test func thePumpReadsTheNextInputOnlyAfterTheLastOneWasApplied() async {
+    let clock = TestClock()
+    let log = Recorder<String>()
+    let store = Store<Tally, Step>(initialState: Tally()) { state, action in
+      guard case .add(let amount) = action else { return .none }
+      state.total += amount
+      // The first input starts an effect that outlives the inputs: the rest go through the pump.
+      guard amount == 1 else { return .none }
+      return .run(name: "hold") { _ in try? await clock.sleep(for: .seconds(1)) }
+    }
+    let run = clock.launch {
+      await store.run(inputs: LoggedInputs(log: log)) { event in
+        if case .transition(.add(let amount), _, _, _) = event { log.append("apply \(amount)") }
+      }
+    }
+    clock.drain()
+    clock.advance(by: .seconds(1))
+    let result = await run.value
+    #expect(result.state.total == 10)
+    #expect(
+      log.values == [
+        "read 1", "apply 1", "read 2", "apply 2", "read 3", "apply 3", "read 4", "apply 4",
+      ])
+  }
+
   /// A run over inputs that stay open and never start an effect waits for them, and ends with
   /// `onCancel` when cancelled while waiting.
   @Test func cancellingARunWaitingForItsOwnInputAppliesOnCancel() {
@@ -93,9 +139,11 @@ private struct NeverSuspending: AsyncSequence, Sendable {
     #expect(harness.result?.state.applied == [.add(1), .stop])
   }
 
-  @Test func theInputPumpWaitsForRoomAndEffectsNeverDo() async {
+  /// The pump reads its next input only once the loop has applied the last one; effects never
+  /// wait.
+  @Test func theInputPumpWaitsUntilItsInputIsHandledAndEffectsNeverDo() async {
     let clock = TestClock()
-    let mailbox = StoreMailbox<Int>(capacity: 2)
+    let mailbox = StoreMailbox<Int>()
     let sent = Recorder<Int>()
     let pump = clock.launch {
       for message in 1...5 {
@@ -103,19 +151,25 @@ private struct NeverSuspending: AsyncSequence, Sendable {
         sent.append(message)
       }
     }
-    #expect(sent.values == [1, 2])
+    #expect(sent.values == [])
     mailbox.send(100)
     var batch: [Int] = []
     #expect(mailbox.take(into: &batch))
-    #expect(batch == [1, 2, 100])
+    #expect(batch == [1, 100])
 
     clock.drain()
-    #expect(sent.values == [1, 2, 3, 4])
+    #expect(sent.values == [])
+    mailbox.inputHandled()
+    clock.drain()
+    #expect(sent.values == [1])
+    batch.removeAll()
+    #expect(mailbox.take(into: &batch))
+    #expect(batch == [2])
 
     mailbox.close()
     clock.drain()
     await pump.value
-    #expect(sent.values == [1, 2, 3, 4])
+    #expect(sent.values == [1])
     mailbox.send(200)
     batch.removeAll()
     #expect(!mailbox.take(into: &batch))
@@ -142,7 +196,7 @@ private struct NeverSuspending: AsyncSequence, Sendable {
   /// A mailbox and a receive waiting on it, launched on a test clock.
   private static func waitingReceive() -> (TestClock, StoreMailbox<Int>, Task<[Int], Never>) {
     let clock = TestClock()
-    let mailbox = StoreMailbox<Int>(capacity: 2)
+    let mailbox = StoreMailbox<Int>()
     let receiver = clock.launch { () -> [Int] in
       var batch: [Int] = []
       await mailbox.receive(into: &batch)

@@ -61,9 +61,6 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   /// caller's closure is called as it is, without an escaping conversion.
   @usableFromInline typealias Observer = (StoreEvent<State, Action>) -> Void
 
-  /// How many messages may wait in the mailbox before the input pump waits for the loop.
-  @usableFromInline static var mailboxCapacity: Int { 1024 }
-
   @inlinable
   func loop<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
@@ -71,7 +68,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     onCancel: Action?,
     observe: Observer
   ) async -> StoreResult<State> {
-    let mailbox = StoreMailbox<Message>(capacity: Self.mailboxCapacity)
+    let mailbox = StoreMailbox<Message>()
     return await withTaskCancellationHandler {
       await process(
         inputs: inputs, stopWhenIdle: stopWhenIdle, onCancel: onCancel, mailbox: mailbox,
@@ -137,6 +134,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
             break receiving
           }
           loop.handle(message, group: &group, observe: observe)
+          if case .input = message { mailbox.inputHandled() }
           reason = loop.stopReason(stopWhenIdle: stopWhenIdle)
           if reason != nil { break receiving }
         }

@@ -7,8 +7,10 @@ import Synchronization
 /// buffer that a fast input filled faster than the loop could empty it. Here a lock guards an
 /// array; the loop takes everything waiting in one swap (two arrays alternate, so the steady
 /// state allocates nothing) and parks only when the array is empty. Effects send without ever
-/// waiting (`Send` is synchronous); the input pump waits while ``capacity`` messages are
-/// waiting, so a fast input is slowed down to the loop's pace and memory stays flat.
+/// waiting (`Send` is synchronous). The input pump goes in lockstep with the loop: it sends one
+/// input and waits until the loop has applied it (``inputHandled()``) before it reads the next.
+/// So a fast input runs at the loop's pace with nothing piling up, and whatever the input
+/// reader reports while reading line N + 1 (a rejected line) comes after line N's transitions.
 @usableFromInline
 final class StoreMailbox<Message: Sendable>: Sendable {
   @usableFromInline
@@ -19,6 +21,8 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     /// The input pump, parked until there is room, the mailbox closes or it is cancelled.
     @usableFromInline var producer: UnsafeContinuation<Void, Never>?
     @usableFromInline var closed = false
+    /// An input was sent and the loop has not applied it yet.
+    @usableFromInline var inputPending = false
 
     @usableFromInline init() {}
 
@@ -39,13 +43,9 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// Set by ``cancel()``, from the run's cancellation handler: `Task.isCancelled` retains and
   /// releases the task on every call, which was most of the loop's time per action.
   @usableFromInline let cancelled = Atomic(false)
-  /// How many messages may wait before the input pump has to.
-  @usableFromInline let capacity: Int
 
   @usableFromInline
-  init(capacity: Int) {
-    self.capacity = capacity
-  }
+  init() {}
 
   /// Effects: adds `message`, never waiting; dropped once the mailbox is closed.
   @inlinable
@@ -58,24 +58,29 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     consumer?.resume()
   }
 
-  /// The input pump: adds `message` once fewer than ``capacity`` messages wait.
-  /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` is
-  ///   dropped: the run is ending).
+  /// The input pump: adds `message` and waits until the loop has applied it.
+  /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` may
+  ///   not have been applied: the run is ending).
   @inlinable
   func sendInput(_ message: Message) async -> Bool {
-    while true {
-      let (accepted, consumer) = buffer.withLock {
-        buffer -> (Bool?, UnsafeContinuation<Void, Never>?) in
-        guard !buffer.closed else { return (false, nil) }
-        guard buffer.messages.count < capacity else { return (nil, nil) }
-        buffer.messages.append(message)
-        return (true, buffer.takeConsumer())
-      }
-      consumer?.resume()
-      if let accepted { return accepted }
-      await waitForRoom()
-      if Task.isCancelled { return false }
+    let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
+      guard !buffer.closed else { return nil }
+      buffer.messages.append(message)
+      buffer.inputPending = true
+      return buffer.takeConsumer()
     }
+    consumer?.resume()
+    await waitUntilHandled()
+    return buffer.withLock { !$0.closed && !$0.inputPending } && !Task.isCancelled
+  }
+
+  /// The run loop has applied the input the pump sent: lets the pump read the next one.
+  @inlinable
+  func inputHandled() {
+    buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
+      buffer.inputPending = false
+      return buffer.takeProducer()
+    }?.resume()
   }
 
   /// Whether the run was cancelled (see ``cancel()``); cheap enough to ask for every action.
@@ -123,25 +128,22 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     producer?.resume()
   }
 
-  /// Swaps the waiting messages into `batch` if there are any; wakes a producer waiting for room.
+  /// Swaps the waiting messages into `batch` if there are any.
   @inlinable
   func take(into batch: inout [Message]) -> Bool {
-    let (taken, producer) = buffer.withLock {
-      buffer -> (Bool, UnsafeContinuation<Void, Never>?) in
-      guard !buffer.messages.isEmpty else { return (false, nil) }
+    buffer.withLock { buffer in
+      guard !buffer.messages.isEmpty else { return false }
       swap(&buffer.messages, &batch)
-      return (true, buffer.takeProducer())
+      return true
     }
-    producer?.resume()
-    return taken
   }
 
   @usableFromInline
-  func waitForRoom() async {
+  func waitUntilHandled() async {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
         let resumeNow = buffer.withLock { buffer -> Bool in
-          guard buffer.messages.count >= capacity, !buffer.closed, !Task.isCancelled else {
+          guard buffer.inputPending, !buffer.closed, !Task.isCancelled else {
             return true
           }
           buffer.producer = continuation
