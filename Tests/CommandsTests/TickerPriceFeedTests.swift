@@ -127,6 +127,27 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
 
   /// Once the consumer's task is cancelled, values still buffered are not handed out: the
   /// reader ends at the first `next()` after the cancellation, and the producer is stopped.
+  /// An unpaced producer told the consumer's limit makes exactly that many values, across
+  /// batches, whatever the timing: `produced` is reproducible.
+  @Test func anUnpacedProducerMakesNoMoreThanTheConsumerWillTake() throws {
+    let clock = TestClock()
+    let source = PriceFeedRandomSource(
+      prices: try RandomPrices(seed: 1, min: 90, max: 110), interval: .zero, clock: clock)
+    let task = clock.launch {
+      await PriceFeed(buffer: .default).run(source, limit: 1500) { reader in
+        reader.limit = 1500
+        var count = 0
+        while count < 1500, await reader.next() != nil { count += 1 }
+        return count
+      }
+    }
+    clock.drain()
+    let (count, report) = syncValue(task)
+    #expect(count == 1500)
+    #expect(report.produced == 1500)
+    #expect(report.dropped == 0)
+  }
+
   @Test func aCancelledConsumerGetsNoBufferedValues() {
     let clock = TestClock()
     let task = clock.launch {

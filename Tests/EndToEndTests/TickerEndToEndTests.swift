@@ -63,7 +63,7 @@ private func isTick(_ n: Int) -> @Sendable (String) -> Bool {
     #expect(
       bodies == [
         "#1  103.12", "#2  108.88  ▲ 5.76", "#3  91.68  ▼ 17.20",
-        "producer stopped (consumer finished): 1024 produced, 0 dropped",
+        "producer stopped (consumer finished): 3 produced, 0 dropped",
         "3 ticks  min 91.68  max 108.88  mean 101.226667  last 91.68  dropped 0",
       ])
     #expect(outcome.stdout.allSatisfy { $0.hasPrefix(" ") && $0.contains("s  ticker  ") })

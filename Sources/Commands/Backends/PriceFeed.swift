@@ -56,15 +56,18 @@ package struct PriceFeed: Sendable {
   ///
   /// - Parameters:
   ///   - source: Produces the prices.
+  ///   - limit: The most prices `consume` will read, if it knows: an unpaced producer makes no
+  ///     more.
   ///   - consume: Reads prices until it is done; when it returns, the producer is stopped.
   /// - Returns: What `consume` returned, and what the producer did.
   package func run<Consumed>(
     _ source: some PriceFeedSource,
+    limit: Int? = nil,
     consume: (inout PriceFeedReader) async -> Consumed
   ) async -> (consumed: Consumed, report: PriceFeedReport) {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Double.self, bufferingPolicy: buffer.streamPolicy)
-    let gauge = PriceFeedGauge(window: buffer.window)
+    let gauge = PriceFeedGauge(window: buffer.window, limit: limit)
     let termination = PriceFeedTermination()
     // The seed's `producer.cancel()`, made structured: wake the watcher, which cancels the group.
     continuation.onTermination = { _ in termination.fire() }

@@ -30,10 +30,24 @@ package final class PriceFeedGauge: Sendable {
   private let batched = Atomic<Bool>(false)
   private let parking = Locked(PriceFeedParking())
 
-  /// - Parameter window: See ``TickerBuffer/window``; at least 1.
-  package init(window: Int) {
+  /// The most values the consumer will take (`--count`); `nil` for no limit.
+  package let limit: Int?
+
+  /// - Parameters:
+  ///   - window: See ``TickerBuffer/window``; at least 1.
+  ///   - limit: The most values the consumer will take, if it knows.
+  package init(window: Int, limit: Int? = nil) {
     precondition(window >= 1, "a feed needs room for at least one value")
     self.window = window
+    self.limit = limit
+  }
+
+  /// How many values an unpaced producer makes in its next batch: a window, but never more
+  /// than the consumer will still take, so `produced` is the same on every run (with
+  /// `--count 3`, 3) whatever the two sides' timing.
+  package var nextBatchSize: Int {
+    guard let limit else { return window }
+    return max(0, min(window, limit - produced))
   }
 
   /// Values the producer offered to the stream, dropped ones included.

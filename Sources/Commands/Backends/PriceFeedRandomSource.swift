@@ -27,7 +27,9 @@ package struct PriceFeedRandomSource<C: Clock>: PriceFeedSource where C.Duration
     if interval == .zero {
       // Batches of a window each, alternating with the consumer (see ``PriceFeedGauge``).
       while await sink.waitForDrain() {
-        for _ in 0..<sink.gauge.window {
+        let size = sink.gauge.nextBatchSize
+        guard size > 0 else { return .stopped }
+        for _ in 0..<size {
           guard sink.yield(prices.next()) else { return .stopped }
         }
       }

@@ -35,7 +35,7 @@ package struct TickerFlow: Sendable {
 
   /// Runs `source` through the feed and prints everything on `output`.
   package func run(_ source: some PriceFeedSource, output: EventOutput) async -> FlowEnd {
-    let ((end, tally), report) = await feed.run(source) { reader in
+    let ((end, tally), report) = await feed.run(source, limit: count) { reader in
       await consume(&reader, output: output)
     }
     let reason: StopReason =
