@@ -33,7 +33,8 @@ import Testing
       let loadctl = try LoadctlProcess.start(
         [
           "search", "--json", "--input", "-", "--debounce", "100ms",
-          "--url", server.urlString("/search?q={query}&delay=60000"),
+          // A timeout no slow run reaches: the request must end by cancellation, not by itself.
+          "--url", server.urlString("/search?q={query}&delay=60000"), "--timeout", "600s",
         ], stdin: .pipe)
       try loadctl.write(toStdin: "sw\n")
       try await server.waitForLog(event: "request", path: "/search", q: "sw")
@@ -73,7 +74,12 @@ import Testing
   @Test func sigintWhileSearchingCancelsTheRequestAndDiesBySignal() async throws {
     try await TestHTTPServer.withServer { server in
       let loadctl = try LoadctlProcess.start(
-        ["search", "--json", "--url", server.urlString("/search?q={query}&delay=60000"), "sw"])
+        [
+          // Under a sanitizer on a busy machine the signal can come later than the default 10 s
+          // timeout; the request must end by the signal, not by itself.
+          "search", "--json", "--url", server.urlString("/search?q={query}&delay=60000"),
+          "--timeout", "600s", "sw",
+        ])
       try await loadctl.waitForLine(where: JSONEvent.matching(["event": "request_started"]))
       try await server.waitForLog(event: "request", path: "/search", q: "sw")
       loadctl.send(signal: SIGINT)
