@@ -30,6 +30,8 @@ package final class SearchRenderer: Sendable {
   private struct Flight {
     var request: SearchRequest
     var startedAt: Duration
+    /// What the request's response said, once the store applied it.
+    var answer: EffectOutcome?
   }
 
   private struct Book {
@@ -62,7 +64,8 @@ package final class SearchRenderer: Sendable {
   /// Prints one event of the store's run.
   package func render(_ event: StoreEvent<SearchState, SearchAction>) {
     switch event {
-    case .transition(let action, let from, let to, _):
+    case .transition(let action, let from, let to, let info):
+      if case .response(_, _, let result) = action, let info { answered(info, result) }
       transition(action, from: from, to: to)
     case .effectQueued(let info) where info.name == SearchFlow.requestName:
       book.withLock { book in
@@ -124,12 +127,28 @@ package final class SearchRenderer: Sendable {
       text: output.style.dim("request \(quoted(request.query)) started"))
   }
 
+  /// Records that the request of effect `info` delivered its response.
+  private func answered(_ info: EffectInfo, _ result: Result<SearchHits, LoadFailure>) {
+    let answer: EffectOutcome =
+      switch result {
+      case .success: .finished
+      case .failure(let failure): .failed(failure.message)
+      }
+    book.withLock { $0.flights[info.serial]?.answer = answer }
+  }
+
   /// Prints `request_cancelled` or `request_finished`, unless the request never started.
-  private func finished(_ info: EffectInfo, _ outcome: EffectOutcome) {
+  ///
+  /// A request whose response was already applied has finished, even if its effect is
+  /// cancelled before it reports its own end (the run stopped in between): it is reported by
+  /// its answer, not as cancelled.
+  private func finished(_ info: EffectInfo, _ reported: EffectOutcome) {
     let now = elapsed()
+    var outcome = reported
     let flight: Flight? = book.withLock { book in
       book.queued[info.serial] = nil
       guard let flight = book.flights.removeValue(forKey: info.serial) else { return nil }
+      if let answer = flight.answer { outcome = answer }
       if outcome == .cancelled { book.counts.cancelled += 1 } else { book.counts.finished += 1 }
       return flight
     }
