@@ -35,6 +35,25 @@ private func slowConsumer(
 }
 
 /// The value of a task that has already finished on the test clock's executor.
+/// Runs `source` through a feed with `buffer` whose consumer cancels its own task after each
+/// value it gets: what it got, and what the producer did.
+private func pricesUntilCancelled(
+  _ buffer: TickerBuffer, _ source: some PriceFeedSource, clock: TestClock
+) -> ([Double], PriceFeedReport) {
+  let task = clock.launch {
+    await PriceFeed(buffer: buffer).run(source) { reader in
+      var prices: [Double] = []
+      while let price = await reader.next() {
+        prices.append(price)
+        withUnsafeCurrentTask { $0?.cancel() }
+      }
+      return prices
+    }
+  }
+  clock.drain()
+  return syncValue(task)
+}
+
 private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   let box = TickerRecorder<T>()
   let clock = TestClock()
@@ -129,10 +148,9 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   /// reader ends at the first `next()` after the cancellation, and the producer is stopped.
   /// An unpaced producer told the consumer's limit makes exactly that many values, across
   /// batches, whatever the timing: `produced` is reproducible.
-  @Test func anUnpacedProducerMakesNoMoreThanTheConsumerWillTake() throws {
+  @Test func anUnpacedProducerMakesNoMoreThanTheConsumerWillTake() {
     let clock = TestClock()
-    let source = PriceFeedRandomSource(
-      prices: try RandomPrices(seed: 1, min: 90, max: 110), interval: .zero, clock: clock)
+    let source = randomSource(clock: clock, interval: .zero)
     let task = clock.launch {
       await PriceFeed(buffer: .default).run(source, limit: 1500) { reader in
         reader.limit = 1500
@@ -150,20 +168,8 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
 
   @Test func aCancelledConsumerGetsNoBufferedValues() {
     let clock = TestClock()
-    let task = clock.launch {
-      await PriceFeed(buffer: .unbounded).run(
-        FixedPrices(values: [1, 2, 3], endsAfterwards: false)
-      ) { reader in
-        var prices: [Double] = []
-        while let price = await reader.next() {
-          prices.append(price)
-          withUnsafeCurrentTask { $0?.cancel() }
-        }
-        return prices
-      }
-    }
-    clock.drain()
-    let (prices, report) = syncValue(task)
+    let (prices, report) = pricesUntilCancelled(
+      .unbounded, FixedPrices(values: [1, 2, 3], endsAfterwards: false), clock: clock)
     #expect(prices == [1])
     #expect(report == PriceFeedReport(sourceEnd: .stopped, produced: 3, dropped: 0))
   }
@@ -172,19 +178,8 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   /// the consumer: a cancelled consumer gets none of them.
   @Test func aCancelledConsumerGetsNoValuesTakenAhead() {
     let clock = TestClock()
-    let task = clock.launch {
-      await PriceFeed(buffer: .newest(4)).run(randomSource(clock: clock, interval: .zero)) {
-        reader in
-        var prices: [Double] = []
-        while let price = await reader.next() {
-          prices.append(price)
-          withUnsafeCurrentTask { $0?.cancel() }
-        }
-        return prices
-      }
-    }
-    clock.drain()
-    let (prices, report) = syncValue(task)
+    let (prices, report) = pricesUntilCancelled(
+      .newest(4), randomSource(clock: clock, interval: .zero), clock: clock)
     #expect(prices == expectedPrices(count: 1))
     #expect(report.dropped == 0)
   }
