@@ -17,8 +17,9 @@ private func slowConsumer(
   let clock = TestClock()
   let values = TickerRecorder<String>()
   let task = clock.launch {
-    await PriceFeed(buffer: buffer).run(randomSource(clock: clock, interval: interval)) { reader in
-      if tellsLimit { reader.limit = count }
+    await PriceFeed(buffer: buffer).run(
+      randomSource(clock: clock, interval: interval), limit: tellsLimit ? count : nil
+    ) { reader in
       var taken = 0
       while let price = await reader.next() {
         values.append(seen(price, clock))
@@ -153,7 +154,6 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
     let source = randomSource(clock: clock, interval: .zero)
     let task = clock.launch {
       await PriceFeed(buffer: .default).run(source, limit: 1500) { reader in
-        reader.limit = 1500
         var count = 0
         while count < 1500, await reader.next() != nil { count += 1 }
         return count
@@ -217,7 +217,8 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
     #expect(
       values == expectedPrices(count: 10).enumerated().map { "\(TickerFormat.price($1))@\($0)" })
     #expect(report.dropped == 0)
-    #expect(report.produced == 12)  // three batches of 4; the consumer stopped after 10
+    // Batches of 4, the last cut to 2: the feed knows the consumer's limit, as in `--count 10`.
+    #expect(report.produced == 10)
   }
 
   /// Without a limit, the reader takes each batch whole and the producer makes the next one

@@ -8,7 +8,7 @@
 /// From a batched producer (the unpaced feed) the reader takes a complete batch from the stream
 /// in one go, value by value, and hands the values out one by one from its own buffer: the
 /// producer makes the next batch meanwhile, in parallel, without ever contending with the
-/// consumer for the stream's lock. It takes no more than ``limit`` calls for, so the producer
+/// consumer for the stream's lock. It takes no more than ``limit`` says, so the producer
 /// makes no batch the consumer will not read. Live sources are read one value at a time.
 package struct PriceFeedReader {
   private var iterator: AsyncStream<Double>.Iterator
@@ -22,8 +22,9 @@ package struct PriceFeedReader {
   /// Values handed out so far.
   private var taken = 0
 
-  /// The most values the consumer will take in all; `nil` for no limit.
-  package var limit: Int?
+  /// The most values the consumer will take in all (``PriceFeed/run(_:limit:consume:)``'s
+  /// `limit`, kept by the gauge so the producer sees the same number); `nil` for no limit.
+  package var limit: Int? { gauge.limit }
 
   /// Whether the last value left nothing in flight: the next ``next()`` will wait.
   package private(set) var caughtUp = false

@@ -69,7 +69,6 @@ package struct TickerFlow: Sendable {
   ) async -> (ConsumerEnd, TickerTally) {
     var tally = TickerTally()
     var reportedDrops = 0
-    reader.limit = count
     defer { output.flush() }
     // Values still buffered when the run is cancelled are not shown: `next()` ends at once.
     while let price = await reader.next() {
