@@ -46,6 +46,7 @@ select_files() {
       CORE_FILES=(Sources/Core/State/LoadState.swift)
       COMMANDS_FILES=(
         Sources/Commands/Backends/HTTP/HTTPResponse.swift
+        Sources/Commands/Backends/HTTP/HTTPResponseAssembler.swift
         Sources/Commands/Backends/HTTP/HTTPURL.swift
         Sources/Commands/CLI/URLAuthority.swift
         Sources/Commands/Input/String+Spaces.swift

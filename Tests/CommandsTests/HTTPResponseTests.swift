@@ -54,3 +54,42 @@ import Testing
     }
   }
 }
+
+/// The client's incremental reading: the same responses as parsing everything at once.
+@Suite struct HTTPResponseAssemblerTests {
+  /// Feeds `text` `step` bytes at a time; `nil` if it needs the connection's end.
+  private func assemble(_ text: String, step: Int) throws -> (HTTPResponse?, HTTPResponse?) {
+    let bytes = Array(text.utf8)
+    var assembler = HTTPResponseAssembler()
+    var offset = 0
+    while offset < bytes.count {
+      let end = min(bytes.count, offset + step)
+      if let response = try assembler.append(bytes[offset..<end], complete: false) {
+        return (response, try HTTPResponse.parse(bytes, complete: true))
+      }
+      offset = end
+    }
+    let atClose = try assembler.append([], complete: true)
+    return (nil, atClose)
+  }
+
+  @Test(arguments: [1, 3, 7, 64])
+  func lengthAndChunkedBodiesCompleteBeforeTheConnectionCloses(step: Int) throws {
+    for text in [
+      "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\n\r\n\r\n0\r\n\r\n",
+      "HTTP/1.1 204 No Content\r\n\r\n",
+    ] {
+      let (early, whole) = try assemble(text, step: step)
+      #expect(early != nil, "\(text.debugDescription) needed the connection's end")
+      #expect(early == whole)
+    }
+  }
+
+  @Test(arguments: [1, 5, 64])
+  func aBodyWithoutALengthWaitsForTheConnectionsEnd(step: Int) throws {
+    let (early, atClose) = try assemble("HTTP/1.0 200 OK\r\nX: y\r\n\r\nbody\r\n\r\n", step: step)
+    #expect(early == nil)
+    #expect(atClose?.body == Array("body\r\n\r\n".utf8))
+  }
+}

@@ -123,7 +123,7 @@ struct HTTPExchange: Sendable {
   }
 
   private func readResponse(on fd: Int32) throws(Failure) -> HTTPResponse {
-    var received: [UInt8] = []
+    var response = HTTPResponseAssembler()
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       try wait(on: fd, for: Int16(POLLIN))
@@ -132,13 +132,12 @@ struct HTTPExchange: Sendable {
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
         throw .failed("reading the response: " + Self.describe(errno))
       }
-      received += chunk[..<count]
-      guard received.count <= limit else {
+      guard response.bytes.count + count <= limit else {
         throw .failed("the response is larger than \(limit / (1024 * 1024)) MiB")
       }
       do throws(HTTPResponse.Malformed) {
-        if let response = try HTTPResponse.parse(received, complete: count == 0) {
-          return response
+        if let complete = try response.append(chunk[..<count], complete: count == 0) {
+          return complete
         }
       } catch {
         throw .failed(error.message)

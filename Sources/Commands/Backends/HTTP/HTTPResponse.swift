@@ -14,21 +14,58 @@ struct HTTPResponse: Equatable, Sendable {
     init(_ message: String) { self.message = message }
   }
 
+  /// How a response's body ends, from its status and headers.
+  enum Framing: Equatable {
+    /// `Content-Length` bytes.
+    case length(Int)
+    /// `Transfer-Encoding: chunked`: at the last, empty chunk.
+    case chunked
+    /// A status that has no body (1xx, 204, 304).
+    case empty
+    /// Where the connection closes (the request says `Connection: close`).
+    case untilClose
+  }
+
   /// Parses `bytes`, all that has arrived so far.
   ///
-  /// The request says `Connection: close`, so a body without a length ends where the connection
-  /// does. Returns `nil` while more bytes are needed.
+  /// Returns `nil` while more bytes are needed.
   ///
   /// - Parameter complete: The server has closed the connection: nothing more will arrive.
   /// - Throws: ``Malformed`` when the bytes cannot be a response, or the connection closed early.
   static func parse(_ bytes: [UInt8], complete: Bool) throws(Malformed) -> HTTPResponse? {
-    guard let headerEnd = endOfHeaders(bytes) else {
+    guard let headerEnd = endOfHeaders(bytes, from: 0) else {
       if complete {
         throw Malformed(bytes.isEmpty ? "empty reply from server" : "incomplete response headers")
       }
       return nil
     }
-    let head = String(decoding: bytes[..<headerEnd], as: UTF8.self)
+    var response = try head(bytes[..<headerEnd])
+    let body = bytes[(headerEnd + 4)...]
+    switch try response.framing() {
+    case .chunked:
+      guard let decoded = try decodeChunks(body) else {
+        if complete { throw Malformed("connection closed in the middle of the response") }
+        return nil
+      }
+      response.body = decoded
+    case .length(let count):
+      guard body.count >= count else {
+        if complete { throw Malformed("connection closed in the middle of the response") }
+        return nil
+      }
+      response.body = Array(body.prefix(count))
+    case .empty:
+      response.body = []
+    case .untilClose:
+      guard complete else { return nil }
+      response.body = Array(body)
+    }
+    return response
+  }
+
+  /// The status line and headers (`bytes` up to the blank line), with an empty body.
+  static func head(_ bytes: ArraySlice<UInt8>) throws(Malformed) -> HTTPResponse {
+    let head = String(decoding: bytes, as: UTF8.self)
     var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
     let statusLine = lines.removeFirst()
     let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
@@ -43,36 +80,27 @@ struct HTTPResponse: Equatable, Sendable {
       let name = line[..<colon].lowercased()
       headers[name] = line[line.index(after: colon)...].trimmingSpaces
     }
-    var response = HTTPResponse(
+    return HTTPResponse(
       status: status, reason: parts.count > 2 ? String(parts[2]) : "", headers: headers, body: [])
-    let body = bytes[(headerEnd + 4)...]
-    if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-      guard let decoded = try decodeChunks(body) else {
-        if complete { throw Malformed("connection closed in the middle of the response") }
-        return nil
-      }
-      response.body = decoded
-    } else if let length = headers["content-length"] {
+  }
+
+  /// How this response's body ends.
+  func framing() throws(Malformed) -> Framing {
+    if headers["transfer-encoding"]?.lowercased().contains("chunked") == true { return .chunked }
+    if let length = headers["content-length"] {
       guard !length.isEmpty, length.allSatisfy(\.isNumber), let count = Int(length) else {
         throw Malformed("bad Content-Length '\(length.prefix(20))'")
       }
-      guard body.count >= count else {
-        if complete { throw Malformed("connection closed in the middle of the response") }
-        return nil
-      }
-      response.body = Array(body.prefix(count))
-    } else if status == 204 || status == 304 || (100..<200).contains(status) {
-      response.body = []
-    } else {
-      guard complete else { return nil }
-      response.body = Array(body)
+      return .length(count)
     }
-    return response
+    if status == 204 || status == 304 || (100..<200).contains(status) { return .empty }
+    return .untilClose
   }
 
-  private static func endOfHeaders(_ bytes: [UInt8]) -> Int? {
-    guard bytes.count >= 4 else { return nil }
-    for index in 0...(bytes.count - 4)
+  /// Where the blank line after the headers starts, searching from `start`.
+  static func endOfHeaders(_ bytes: [UInt8], from start: Int) -> Int? {
+    guard bytes.count >= 4, start <= bytes.count - 4 else { return nil }
+    for index in start...(bytes.count - 4)
     where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13
       && bytes[index + 3] == 10
     {
