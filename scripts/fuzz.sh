@@ -28,7 +28,7 @@ usage() {
 }
 
 # The files each target compiles, besides Fuzz/TARGET/main.swift. CORE_FILES become a module
-# named Core (the sources `import Core`); COMMANDS_FILES are compiled with the entry point.
+# named LoadctlCore (the sources `import LoadctlCore`); COMMANDS_FILES are compiled with the entry point.
 select_files() {
   CORE_FILES=()
   COMMANDS_FILES=()
@@ -91,10 +91,10 @@ build() {
   mkdir -p "$dir/module"
   local link=()
   if ((${#CORE_FILES[@]} > 0)); then
-    swiftc "${SWIFTC_FLAGS[@]}" -module-name Core -emit-module \
-      -emit-module-path "$dir/module/Core.swiftmodule" -emit-library -static \
-      -o "$dir/module/libCore.a" "${CORE_FILES[@]}" >&2
-    link=(-I "$dir/module" -L "$dir/module" -lCore)
+    swiftc "${SWIFTC_FLAGS[@]}" -module-name LoadctlCore -emit-module \
+      -emit-module-path "$dir/module/LoadctlCore.swiftmodule" -emit-library -static \
+      -o "$dir/module/libLoadctlCore.a" "${CORE_FILES[@]}" >&2
+    link=(-I "$dir/module" -L "$dir/module" -lLoadctlCore)
   fi
   swiftc "${SWIFTC_FLAGS[@]}" -module-name "Fuzz$target" "${link[@]}" \
     -o "$dir/fuzz-$target" "${COMMANDS_FILES[@]}" "Fuzz/$target/main.swift" >&2

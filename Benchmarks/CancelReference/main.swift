@@ -13,7 +13,7 @@
 //
 // Usage: CancelReference [CHILDREN]   (default 4)
 
-import Core
+import LoadctlCore
 
 #if canImport(Glibc)
   import Glibc

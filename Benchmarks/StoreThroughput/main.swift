@@ -14,7 +14,7 @@
 //
 // Usage: StoreThroughput [ACTIONS] [ROUNDS]   (defaults: 1000000 3)
 
-import Core
+import LoadctlCore
 
 #if canImport(Glibc)
   import Glibc

@@ -12,7 +12,7 @@
 //
 // Usage: TickerReference [COUNT] [SEED] [--encoder]   (defaults: 1000000 1)
 
-import Core
+import LoadctlCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

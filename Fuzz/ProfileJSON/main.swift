@@ -5,7 +5,7 @@
 // same text), the text parser must agree with the bytes parser on valid UTF-8, and a decoded
 // profile must carry the object's string `name` and render its summary.
 
-import Core
+import LoadctlCore
 
 /// Called by libFuzzer once per input.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// `loadctl counter`: seed 002's counter with a delayed increment, driven by arguments or input.
 package enum CounterCommand {

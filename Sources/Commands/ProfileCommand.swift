@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// `loadctl profile`: load a profile into a `LoadState`, with retries, cancellation and input.
 package enum ProfileCommand {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// `loadctl ticker`: a live price feed whose producer stops when its consumer does.
 package enum TickerCommand {

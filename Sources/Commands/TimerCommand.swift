@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

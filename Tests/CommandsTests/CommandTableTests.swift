@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// The real command table: consistent, and the checked-in completions are what it generates.
 @Suite struct CommandTableTests {

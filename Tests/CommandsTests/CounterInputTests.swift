@@ -1,7 +1,7 @@
-import Core
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct CounterInputTests {
   @Test(arguments: [

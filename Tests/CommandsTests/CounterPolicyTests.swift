@@ -1,5 +1,5 @@
-import Commands
-import Core
+import LoadctlCommands
+import LoadctlCore
 import Testing
 
 /// A second delayed increment half a second into the first one's one-second delay, under each

@@ -1,5 +1,5 @@
-import Commands
-import Core
+import LoadctlCommands
+import LoadctlCore
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
-import Commands
-import Core
+import LoadctlCommands
+import LoadctlCore
 
 /// A counter store on its own test clock, with a one-second delay and the given policy.
 func makeCounterStore(_ policy: EffectPolicy = .drop) -> TestStore<CounterState, CounterAction> {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// Durations the parser accepts must survive everything the program does with them.
 ///

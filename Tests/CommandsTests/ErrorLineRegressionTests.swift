@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// An `Error:` line stays one visible line whatever the user's text contains.
 ///

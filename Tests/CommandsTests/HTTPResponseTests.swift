@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct HTTPResponseTests {
   private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct HTTPURLTests {
   @Test(arguments: [

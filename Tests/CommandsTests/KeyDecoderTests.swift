@@ -1,4 +1,4 @@
-import Commands
+import LoadctlCommands
 import Testing
 
 /// Raw terminal bytes to keys: UTF-8 across reads, control keys, escape sequences.

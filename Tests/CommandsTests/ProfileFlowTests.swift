@@ -1,5 +1,5 @@
-import Commands
-import Core
+import LoadctlCommands
+import LoadctlCore
 import Testing
 
 /// Reducer tests for `profile`: every transition of the seed's `ProfileModel`, on a test clock.

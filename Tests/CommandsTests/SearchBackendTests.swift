@@ -1,8 +1,8 @@
-import Core
 import Foundation
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct SearchBackendTests {
   // MARK: Corpus

@@ -1,8 +1,8 @@
-import Core
+import LoadctlCore
 import Synchronization
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// The search box's text from the argument, `--type` and `--input`, and the options around them.
 @Suite struct SearchInputTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// `search --type` with a long `--keystroke` is a usage error, not a rejected input line.
 ///

@@ -1,5 +1,5 @@
-import Commands
-import Core
+import LoadctlCommands
+import LoadctlCore
 import Testing
 
 /// `--naive`: the seed's `SearchScreenWrong`, where response order is not request order.

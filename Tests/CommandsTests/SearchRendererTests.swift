@@ -1,7 +1,7 @@
 import Testing
 
-@testable import Commands
-@testable import Core
+@testable import LoadctlCommands
+@testable import LoadctlCore
 
 /// How the search renderer turns request effects into `request_*` events and counts.
 @Suite struct SearchRendererTests {

@@ -1,8 +1,8 @@
-import Core
 import Dispatch
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

@@ -1,7 +1,7 @@
-import Core
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// The random feed, announcing each value it produces on the same output as the ticks, so one
 /// timeline shows production, consumption and `producer_stopped`.

@@ -1,7 +1,7 @@
-import Core
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// The ticker's hot path writes JSON as bytes without `Double.description` or a field array;
 /// the text must stay byte for byte what the `String` writers give.

@@ -1,7 +1,7 @@
-import Core
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// Parses `loadctl ticker …` with the real command table.
 private func invocation(_ arguments: [String]) throws -> Invocation {

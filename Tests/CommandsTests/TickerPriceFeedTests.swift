@@ -1,7 +1,7 @@
-import Core
+import LoadctlCore
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// What a consumer saw: `price@seconds`, in order.
 private func seen(_ price: Double, _ clock: TestClock) -> String {

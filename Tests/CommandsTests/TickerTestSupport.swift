@@ -1,8 +1,8 @@
-import Core
+import LoadctlCore
 import Synchronization
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

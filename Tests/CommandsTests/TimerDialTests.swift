@@ -1,4 +1,4 @@
-import Commands
+import LoadctlCommands
 import Testing
 
 @Suite struct TimerDialTests {

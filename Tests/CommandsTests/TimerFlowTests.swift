@@ -1,5 +1,5 @@
-import Commands
-import Core
+import LoadctlCommands
+import LoadctlCore
 import Testing
 
 private func makeStore(tickLimit: Int? = nil) -> TestStore<TimerState, TimerAction> {

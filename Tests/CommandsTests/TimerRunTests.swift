@@ -1,6 +1,6 @@
-import Commands
-import Core
 import Foundation
+import LoadctlCommands
+import LoadctlCore
 import Testing
 
 /// Runs `loadctl timer` on a test clock, writing its output to a temporary file.

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 private func at(_ duration: Duration) -> TestClock.Instant { .init(offset: duration) }

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 private enum Act: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 /// Errors in JSON point at the byte that is wrong.

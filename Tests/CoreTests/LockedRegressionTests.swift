@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 /// `Locked` replaced `Synchronization.Mutex`, which ThreadSanitizer cannot see on Linux.

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 // A flow for testing one effect kind at a time: `go` returns the effect under test.
 

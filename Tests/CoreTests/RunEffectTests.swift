@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 @Suite struct RunEffectTests {

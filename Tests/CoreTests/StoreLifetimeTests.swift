@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Core
+@testable import LoadctlCore
 
 private enum Step: Equatable, Sendable {
   case add(Int)

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(seconds)) }

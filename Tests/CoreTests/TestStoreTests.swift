@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Testing
 
 private struct Counter: Equatable, Sendable {
@@ -77,7 +77,7 @@ private func failure(_ body: () throws -> Void) -> String {
     }
     let line = #line - 4
     #expect(thrown?.line == line)
-    #expect(thrown?.file == "CoreTests/TestStoreTests.swift")
+    #expect(thrown?.file == "LoadctlCoreTests/TestStoreTests.swift")
     #expect(
       thrown?.message == """
         state after increment differs:

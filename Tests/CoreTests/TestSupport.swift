@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Synchronization
 
 /// A thread-safe list that tests append to from effects, observers and tasks.

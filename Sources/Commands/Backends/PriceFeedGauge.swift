@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Synchronization
 
 /// Counts the values between a feed's producer and its consumer, and paces producers that can

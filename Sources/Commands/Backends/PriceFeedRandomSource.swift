@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The seed's demo feed: uniform random prices in whole cents, one per interval.
 ///

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 import Synchronization
 
 /// A one-shot signal from a price stream's `onTermination` to the task that stops its producer,

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Where `profile` loads from: the demo API, a JSON file, or a URL.
 package enum ProfileSource: Sendable {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Where `search` looks: the built-in names, a `--corpus` file, or a `--url` template; and the
 /// simulated delay in front of it.

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// A `--url` template such as `http://localhost:8080/search?q={query}`, and the JSON it expects.
 ///

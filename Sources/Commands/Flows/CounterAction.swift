@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// What can happen to the counter: seed 002's buttons, its response action, and stopping.
 package enum CounterAction: Sendable, Equatable, ReportableAction {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Seed 002's `CounterFeature` as a pure reducer, with seed 000's `SaveButton` rule on top.
 ///

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The counter screen of seed 002: a count, and whether a delayed increment is still on its way.
 ///

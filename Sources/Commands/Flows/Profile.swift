@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// A loaded profile: its name and whatever other fields the source had, in their order.
 ///

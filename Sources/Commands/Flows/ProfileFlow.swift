@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The profile screen's state: a `LoadState` plus the retry bookkeeping around it.
 package struct ProfileState: Sendable, Equatable, ReportableState {

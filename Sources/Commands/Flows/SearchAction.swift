@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// What can happen to the search screen.
 package enum SearchAction: Sendable, Equatable, ReportableAction {

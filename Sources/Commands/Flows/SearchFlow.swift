@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The search flow: the seed's `SearchScreen` (`.task(id: query)` with a debounce) as a reducer,
 /// and, with `naive`, its `SearchScreenWrong` (one unstructured task per change, no cancellation).

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Where `search` gets its queries: the positional argument, simulated typing, or an input file.
 ///

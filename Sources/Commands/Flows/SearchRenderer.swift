@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// How many requests a run started, cancelled and finished, and how many stale responses it showed.
 package struct SearchCounts: Sendable, Equatable {

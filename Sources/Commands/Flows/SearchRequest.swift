@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// One backend request: the query and its number, which makes a run's random delays reproducible.
 ///

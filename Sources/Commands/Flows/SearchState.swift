@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// What the search screen shows, one case at a time: `searching` can never carry old results.
 package enum SearchPhase: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The ticker flow: the seed's `Ticker` view, whose `for await` prints each price as it comes.
 ///

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The ticker's state: what the consumer has shown so far, and the summary printed at the end.
 ///

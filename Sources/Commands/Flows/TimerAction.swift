@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// What can happen to the timer: seed 003's actions (`toggle`, `tick`, `stop` for its
 /// `onDisappear`), plus `start` and `reset`.

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Seed 003's `Timers` reducer: a timer effect on the injected clock, one id, `latest` policy.
 ///

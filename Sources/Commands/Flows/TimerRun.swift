@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// One `loadctl timer` run: the store, its renderer, the `--duration` deadline, and the tick
 /// numbers `end` reports.

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Seed 003's `Timers` state: whether the timer runs, and how many ticks it has counted.
 ///

@@ -1,5 +1,5 @@
-import Core
 import Dispatch
+import LoadctlCore
 
 /// A bounded hand-over of lines from a reader thread to one async consumer.
 ///

@@ -1,5 +1,5 @@
-import Core
 import Dispatch
+import LoadctlCore
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Turns lines (read as they arrive) into a flow's actions, on time, reporting bad lines.
 ///

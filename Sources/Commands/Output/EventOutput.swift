@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// The one place a flow's events become bytes: text lines or JSON Lines, in order, flushed.
 ///

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Prints a store's events — transitions, ignored actions, effect lifetimes — through ``EventOutput``.
 ///

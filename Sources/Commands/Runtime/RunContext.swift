@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// What a subcommand's flow gets from the runtime: where to print, which clock, how to read input.
 package struct RunContext: Sendable {

@@ -1,5 +1,5 @@
-import Core
 import Dispatch
+import LoadctlCore
 
 /// Collects stop requests (signals, a closed stdout) and turns the first into a cancellation.
 ///

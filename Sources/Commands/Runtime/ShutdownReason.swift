@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Why a run is being stopped from outside the flow.
 package enum ShutdownReason: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Runs a command's root on virtual time: instantly, and byte for byte the same every run.
 ///

@@ -1,5 +1,5 @@
-import Core
 import Dispatch
+import LoadctlCore
 
 #if canImport(Glibc)
   @preconcurrency import Glibc

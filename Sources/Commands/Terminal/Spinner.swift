@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// A loading indicator on stderr that only draws: it never starts, restarts or duplicates work.
 ///

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// Collects a run's effect lifetimes, clock sleeps and events for `--trace` and `--timeline`.
 ///

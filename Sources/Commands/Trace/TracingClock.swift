@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// A clock that reports every sleep to a ``TraceRecorder``, then behaves exactly like its base.
 ///

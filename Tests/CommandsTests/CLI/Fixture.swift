@@ -1,4 +1,4 @@
-@testable import Commands
+@testable import LoadctlCommands
 
 /// A small command table that exercises every kind of option, argument and value.
 ///

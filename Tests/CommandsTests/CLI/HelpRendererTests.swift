@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct HelpRendererTests {
   let wide = HelpRenderer(program: CLIFixture.program, width: 80)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct ParserErrorTests {
   /// The first line a user sees for each bad command line.

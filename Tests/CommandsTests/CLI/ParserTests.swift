@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// Parses `arguments` against the fixture, failing the test on a usage error.
 func parseWithFixture(_ arguments: [String]) throws -> ParseResult {

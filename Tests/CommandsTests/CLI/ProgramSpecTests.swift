@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 @Suite struct ProgramSpecTests {
   @Test func theFixtureTableIsSound() {

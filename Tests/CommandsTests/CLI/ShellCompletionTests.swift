@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Commands
+@testable import LoadctlCommands
 
 /// Drives bash, zsh and fish with the fixture's completion scripts, as a user pressing Tab.
 @Suite struct ShellCompletionTests {

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// HTTP GET with real cancellation and readable failures, for `--url` sources.
 ///

@@ -1,4 +1,4 @@
-import Core
+import LoadctlCore
 
 /// An `http://` URL taken apart into what a request needs: where to connect and what to ask for.
 ///
