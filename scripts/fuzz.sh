@@ -27,8 +27,10 @@ usage() {
   exit 64
 }
 
-# The files each target compiles, besides Fuzz/TARGET/main.swift. CORE_FILES become a module
-# named LoadctlCore (the sources `import LoadctlCore`); COMMANDS_FILES are compiled with the entry point.
+# The files each target compiles, besides Fuzz/TARGET/main.swift, named by file name (found
+# wherever they live under Sources/, so moving a file needs no edit here). CORE_FILES become a
+# module named LoadctlCore (the sources `import LoadctlCore`); COMMANDS_FILES are compiled with
+# the entry point.
 select_files() {
   CORE_FILES=()
   COMMANDS_FILES=()
@@ -40,42 +42,43 @@ select_files() {
       mapfile -t COMMANDS_FILES < <(find Sources/Commands -name '*.swift' | LC_ALL=C sort)
       ;;
     Duration)
-      COMMANDS_FILES=(Sources/Commands/CLI/DurationParser.swift)
+      locate COMMANDS_FILES Sources/Commands DurationParser
       ;;
     HTTP)
-      CORE_FILES=(Sources/Core/State/LoadState.swift)
-      COMMANDS_FILES=(
-        Sources/Commands/Backends/HTTP/HTTPResponse.swift
-        Sources/Commands/Backends/HTTP/HTTPResponseAssembler.swift
-        Sources/Commands/Backends/HTTP/HTTPURL.swift
-        Sources/Commands/CLI/URLAuthority.swift
-        Sources/Commands/Input/String+Spaces.swift
-      )
+      locate CORE_FILES Sources/Core LoadState
+      locate COMMANDS_FILES Sources/Commands HTTPResponse HTTPResponseAssembler HTTPURL \
+        URLAuthority String+Spaces
       ;;
     InputLine)
       # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.
-      CORE_FILES=(Sources/Core/Support/Locked.swift Sources/Core/Support/ReaderThread.swift)
-      COMMANDS_FILES=(
-        Sources/Commands/CLI/DurationParser.swift
-        Sources/Commands/Input/InputLine.swift
-        Sources/Commands/Input/String+Spaces.swift
-        Sources/Commands/Input/LineChannel.swift
-        Sources/Commands/Input/LineSource.swift
-      )
+      locate CORE_FILES Sources/Core Locked ReaderThread
+      locate COMMANDS_FILES Sources/Commands DurationParser InputLine String+Spaces LineChannel \
+        LineSource
       ;;
     ProfileJSON)
-      CORE_FILES=(
-        Sources/Core/Output/JSONParser.swift
-        Sources/Core/Output/JSONValue.swift
-        Sources/Core/State/LoadState.swift
-      )
-      COMMANDS_FILES=(Sources/Commands/Flows/Profile.swift)
+      locate CORE_FILES Sources/Core LoadState
+      locate COMMANDS_FILES Sources/Commands JSONParser JSONValue Profile
       ;;
     *)
       echo "unknown fuzz target '$1' (one of: ${TARGETS[*]})" >&2
       exit 64
       ;;
   esac
+}
+
+# locate ARRAY DIR NAME...: appends DIR's NAME.swift files (found at any depth) to ARRAY.
+locate() {
+  local -n into=$1
+  local dir=$2 name path
+  shift 2
+  for name in "$@"; do
+    path="$(find "$dir" -name "$name.swift" -print -quit)"
+    if [[ -z "$path" ]]; then
+      echo "fuzz.sh: no $name.swift under $dir" >&2
+      exit 1
+    fi
+    into+=("$path")
+  done
 }
 
 # lld: gold warns about every ASan report symbol when linking Foundation.

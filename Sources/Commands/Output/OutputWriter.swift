@@ -1,3 +1,5 @@
+import LoadctlCore
+
 #if canImport(Glibc)
   @preconcurrency import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Dispatch
+import LoadctlCore
 import Synchronization
 
 #if canImport(Glibc)

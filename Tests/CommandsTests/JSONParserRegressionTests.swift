@@ -1,4 +1,4 @@
-import LoadctlCore
+@testable import LoadctlCommands
 import Testing
 
 /// Errors in JSON point at the byte that is wrong.

@@ -1,4 +1,4 @@
-import LoadctlCore
+@testable import LoadctlCommands
 import Testing
 
 @Suite struct SeededGeneratorTests {
