@@ -1,5 +1,6 @@
-@testable import LoadctlCommands
 import Testing
+
+@testable import LoadctlCommands
 
 /// Errors in JSON point at the byte that is wrong.
 ///

@@ -1,5 +1,6 @@
-@testable import LoadctlCommands
 import Testing
+
+@testable import LoadctlCommands
 
 @Suite struct JSONValueTests {
   static let strings: [(String, String)] = [

@@ -1,5 +1,6 @@
-@testable import LoadctlCommands
 import Testing
+
+@testable import LoadctlCommands
 
 @Suite struct SeededGeneratorTests {
   /// The published SplitMix64 outputs for seed 1234567 (also produced by the Python port in the

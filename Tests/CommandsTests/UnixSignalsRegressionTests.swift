@@ -1,5 +1,6 @@
-@testable import LoadctlCommands
 import Testing
+
+@testable import LoadctlCommands
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
