@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test func effectRunsOnceWhileTheSpinnerRedrawsManyTimes() async {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let fetches = Counter()
     let drawn = Counter()
     let spinner = Spinner(isLoading: { $0 == "fetch" }, write: { _ in drawn.add() })

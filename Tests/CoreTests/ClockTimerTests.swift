@@ -1,11 +1,11 @@
 import LoadctlCore
 import Testing
 
-private func at(_ duration: Duration) -> TestClock.Instant { .init(offset: duration) }
+private func at(_ duration: Duration) -> VirtualClock.Instant { .init(offset: duration) }
 
 /// Ticks as `index late lateness at now`, for a consumer that is slow once, after tick 1.
-private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -> [String] {
-  let clock = TestClock()
+private func slowConsumerTicks(policy: ClockTimer<VirtualClock>.MissedTickPolicy) -> [String] {
+  let clock = VirtualClock()
   let seen = Recorder<String>()
   _ = clock.launch {
     for await tick in ClockTimer(interval: .seconds(1), clock: clock, policy: policy) {
@@ -22,7 +22,7 @@ private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -
 
 @Suite struct ClockTimerTests {
   @Test func tenThousandTicksDoNotDrift() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     clock.advance(by: .milliseconds(500))
     let interval = Duration.milliseconds(10)
     let start = clock.now
@@ -31,7 +31,7 @@ private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -
       var count = 0
       var lateTicks = 0
       var gaps = 0
-      var last: ClockTimer<TestClock>.Tick?
+      var last: ClockTimer<VirtualClock>.Tick?
       for await tick in ClockTimer(interval: interval, clock: clock) {
         count += 1
         if tick.lateness != .zero { lateTicks += 1 }
@@ -69,7 +69,7 @@ private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -
   }
 
   @Test func skipPolicyIsTheDefault() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let seen = Recorder<Int>()
     _ = clock.launch {
       for await tick in ClockTimer(interval: .seconds(1), clock: clock) {
@@ -83,7 +83,7 @@ private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -
   }
 
   @Test func anExplicitStartCountsFromThatInstant() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let seen = Recorder<String>()
     _ = clock.launch {
       let timer = ClockTimer(interval: .seconds(2), clock: clock, start: at(.seconds(10)))
@@ -97,7 +97,7 @@ private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -
   }
 
   @Test func cancellingTheConsumerEndsTheSequenceQuietly() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let seen = Recorder<String>()
     let consumer = clock.launch {
       for await tick in ClockTimer(interval: .seconds(1), clock: clock) {
@@ -113,7 +113,7 @@ private func slowConsumerTicks(policy: ClockTimer<TestClock>.MissedTickPolicy) -
   }
 
   @Test func anIteratorInACancelledTaskReturnsNil() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let seen = Recorder<String>()
     let consumer = Task(executorPreference: clock.executor) {
       var iterator = ClockTimer(interval: .seconds(1), clock: clock).makeAsyncIterator()

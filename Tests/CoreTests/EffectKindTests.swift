@@ -10,7 +10,7 @@ import Testing
   }
 
   @Test func sendIsAppliedRightAfterTheCurrentActionBeforeQueuedInputs() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let harness = StoreHarness(
       initialState: Probe(), clock: clock, reducer: probe(clock: clock) { _ in .send(.got(1)) })
     // Both inputs are in the mailbox before the store takes the first one.
@@ -62,7 +62,7 @@ import Testing
     store.clock.advance(by: .milliseconds(1))
     try store.receive(.got(1)) { $0.got = [1] }
     try store.receive(.got(2)) { $0.got = [1, 2] }
-    #expect(store.clock.now == TestClock.Instant(offset: .seconds(2)))
+    #expect(store.clock.now == VirtualClock.Instant(offset: .seconds(2)))
     store.clock.advance(by: .seconds(1))
     try store.receive(.got(3)) { $0.got = [1, 2, 3] }
     try store.finish()
@@ -128,7 +128,7 @@ import Testing
   }
 
   @Test func ignoredReportsTheReasonAndMakesNoTransition() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let harness = StoreHarness(
       initialState: Probe(), clock: clock,
       reducer: probe(clock: clock) { _ in .ignored("busy") })
@@ -141,7 +141,7 @@ import Testing
   }
 
   @Test func finishRunEndsTheRunAndCancelsEffectsInFlight() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let harness = StoreHarness(
       initialState: Probe(), clock: clock,
       reducer: probe(clock: clock) { clock in

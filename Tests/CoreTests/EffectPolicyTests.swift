@@ -26,7 +26,7 @@ private func cleanupWork() async {
 /// `go(n)` loads for one second and sends `got(n)`; cancelled, it cleans up and tries to send
 /// `got(-n)`, which must never be applied.
 private func loader(
-  clock: TestClock, policy: EffectPolicy, trace: Recorder<String>
+  clock: VirtualClock, policy: EffectPolicy, trace: Recorder<String>
 ) -> Store<Loads, Act>.Reducer {
   @Sendable func load(_ n: Int) -> Effect<Act> {
     .run(name: "load") { send in
@@ -64,14 +64,14 @@ private func loader(
 }
 
 private func makeHarness(_ policy: EffectPolicy) -> StoreHarness<Loads, Act> {
-  let clock = TestClock()
+  let clock = VirtualClock()
   let trace = Recorder<String>()
   return StoreHarness(
     initialState: Loads(), clock: clock, trace: trace,
     reducer: loader(clock: clock, policy: policy, trace: trace))
 }
 
-private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(seconds)) }
+private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds(seconds)) }
 
 @Suite struct EffectPolicyTests {
   /// TCA issue #1848: an effect cancelled in the turn that started it must not run.
@@ -204,7 +204,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func actionsSentByACancelledEffectAreNeverApplied() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let harness = StoreHarness<Loads, Act>(initialState: Loads(), clock: clock) {
       state, action in
       switch action {

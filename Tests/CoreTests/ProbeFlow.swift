@@ -21,7 +21,7 @@ struct Boom: Error, CustomStringConvertible {
 
 /// A reducer whose `go` returns the effect under test; `got` and `caught` record what it sent.
 func probe(
-  clock: TestClock, _ effect: @escaping @Sendable (TestClock) -> Effect<ProbeAction>
+  clock: VirtualClock, _ effect: @escaping @Sendable (VirtualClock) -> Effect<ProbeAction>
 ) -> Store<Probe, ProbeAction>.Reducer {
   { state, action in
     switch action {
@@ -54,9 +54,9 @@ struct ProbeInputs: AsyncSequence, Sendable {
 }
 
 func makeProbeStore(
-  _ effect: @escaping @Sendable (TestClock) -> Effect<ProbeAction>
+  _ effect: @escaping @Sendable (VirtualClock) -> Effect<ProbeAction>
 ) -> TestStore<Probe, ProbeAction> {
-  let clock = TestClock()
+  let clock = VirtualClock()
   return TestStore(initialState: Probe(), clock: clock, reducer: probe(clock: clock, effect))
 }
 

@@ -78,7 +78,7 @@ import Testing
   }
 
   @Test func transitionsNameTheEffectThatSentTheAction() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let sources = Recorder<String>()
     let store = Store<Probe, ProbeAction>(initialState: Probe()) { state, action in
       switch action {
@@ -106,7 +106,7 @@ import Testing
   }
 
   @Test func sendDropsActionsFromACancelledTask() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let delivered = Recorder<ProbeAction>()
     let send = Send<ProbeAction> { delivered.append($0) }
     let task = clock.launch {

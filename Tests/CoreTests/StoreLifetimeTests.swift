@@ -18,7 +18,7 @@ private struct Flow: Equatable, Sendable {
 }
 
 /// Effects that each try, in their own way, to send after they were cancelled.
-private func flow(clock: TestClock) -> Store<Flow, Act>.Reducer {
+private func flow(clock: VirtualClock) -> Store<Flow, Act>.Reducer {
   { state, action in
     switch action {
     case .start("sleeper"):
@@ -76,7 +76,7 @@ private func echo(count: Int) -> Effect<Act> {
 }
 
 private func makeHarness(stopWhenIdle: Bool = false) -> StoreHarness<Flow, Act> {
-  let clock = TestClock()
+  let clock = VirtualClock()
   return StoreHarness(
     initialState: Flow(), clock: clock, stopWhenIdle: stopWhenIdle, onCancel: .shutdown,
     reducer: flow(clock: clock))
@@ -132,7 +132,7 @@ private func makeHarness(stopWhenIdle: Bool = false) -> StoreHarness<Flow, Act> 
   /// its action lands in the mailbox behind the cancellation. Here an effect queues an action
   /// and cancels the run in the same step, which leaves the mailbox in that state.
   @Test func actionsStillInTheMailboxWhenTheRunIsCancelledAreNotApplied() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let runTask = Mutex<Task<StoreResult<Flow>, Never>?>(nil)
     let harness = StoreHarness<Flow, Act>(
       initialState: Flow(), clock: clock, onCancel: .shutdown

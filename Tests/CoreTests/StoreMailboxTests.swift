@@ -60,7 +60,7 @@ private struct LoggedInputs: AsyncSequence, Sendable {
       }
       return .none
     }
-    let clock = TestClock()
+    let clock = VirtualClock()
     let task = clock.launch {
       await store.run(inputs: NeverSuspending(), onCancel: .stop) { event in
         // The observer runs on the run's own task: this cancels the run from inside a step.
@@ -78,7 +78,7 @@ private struct LoggedInputs: AsyncSequence, Sendable {
   /// lost, repeated or reordered, and the effect's actions are applied too.
   @Test func inputsGoOnThroughTheMailboxOnceAnEffectStarts() {
     let harness = StoreHarness<Tally, Step>(
-      initialState: Tally(), clock: TestClock(), stopWhenIdle: true
+      initialState: Tally(), clock: VirtualClock(), stopWhenIdle: true
     ) { state, action in
       state.applied.append(action)
       guard action == .add(3) else { return .none }
@@ -99,7 +99,7 @@ private struct LoggedInputs: AsyncSequence, Sendable {
   /// what an input reader reports while reading (a rejected line) follows the earlier lines'
   /// transitions.
   @Test func thePumpReadsTheNextInputOnlyAfterTheLastOneWasApplied() async {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let log = Recorder<String>()
     let store = Store<Tally, Step>(initialState: Tally()) { state, action in
       guard case .add(let amount) = action else { return .none }
@@ -127,7 +127,7 @@ private struct LoggedInputs: AsyncSequence, Sendable {
   /// `onCancel` when cancelled while waiting.
   @Test func cancellingARunWaitingForItsOwnInputAppliesOnCancel() {
     let harness = StoreHarness<Tally, Step>(
-      initialState: Tally(), clock: TestClock(), onCancel: .stop
+      initialState: Tally(), clock: VirtualClock(), onCancel: .stop
     ) { state, action in
       state.applied.append(action)
       return .none
@@ -142,7 +142,7 @@ private struct LoggedInputs: AsyncSequence, Sendable {
   /// The pump reads its next input only once the loop has applied the last one; effects never
   /// wait.
   @Test func theInputPumpWaitsUntilItsInputIsHandledAndEffectsNeverDo() async {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let mailbox = StoreMailbox<Int>()
     let sent = Recorder<Int>()
     let pump = clock.launch {
@@ -194,8 +194,8 @@ private struct LoggedInputs: AsyncSequence, Sendable {
   }
 
   /// A mailbox and a receive waiting on it, launched on a test clock.
-  private static func waitingReceive() -> (TestClock, StoreMailbox<Int>, Task<[Int], Never>) {
-    let clock = TestClock()
+  private static func waitingReceive() -> (VirtualClock, StoreMailbox<Int>, Task<[Int], Never>) {
+    let clock = VirtualClock()
     let mailbox = StoreMailbox<Int>()
     let receiver = clock.launch { () -> [Int] in
       var batch: [Int] = []

@@ -15,7 +15,7 @@ private enum Act: Equatable, Sendable {
 }
 
 private func makeStore() -> TestStore<Counter, Act> {
-  let clock = TestClock()
+  let clock = VirtualClock()
   return TestStore(initialState: Counter(), clock: clock) { state, action in
     switch action {
     case .increment:

@@ -56,14 +56,14 @@ final class StoreHarness<State: Sendable, Action: Sendable>: Sendable {
     init(_ log: Log) { mutex = Mutex(log) }
   }
 
-  let clock: TestClock
+  let clock: VirtualClock
   let trace: Recorder<String>
   let task: Task<StoreResult<State>, Never>
   private let input: AsyncStream<Action>.Continuation
   private let box: Box
 
   init(
-    initialState: State, clock: TestClock, stopWhenIdle: Bool = false, onCancel: Action? = nil,
+    initialState: State, clock: VirtualClock, stopWhenIdle: Bool = false, onCancel: Action? = nil,
     trace: Recorder<String> = Recorder(), reducer: @escaping Store<State, Action>.Reducer
   ) {
     self.clock = clock

@@ -75,12 +75,12 @@ package enum CommandRuntime {
           stderr.write(text)
           stderr.flush()
         })
-    let testClock = TestClock()
+    let virtualClock = VirtualClock()
     var clock: any Clock<Duration>
     let elapsed: @Sendable () -> Duration
     if virtual {
-      clock = testClock
-      elapsed = { testClock.now.offset }
+      clock = virtualClock
+      elapsed = { virtualClock.now.offset }
     } else {
       let continuous = ContinuousClock()
       let start = continuous.now
@@ -111,12 +111,12 @@ package enum CommandRuntime {
       // The root of a virtual run must live on the manual executor, and a task is the only way
       // to put it there. It is driven to completion right here, before this function goes on.
       let result = ResultSlot<FlowEnd>()
-      let root = testClock.launch {
+      let root = virtualClock.launch {
         result.set(
           await runRoot(
             context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body))
       }
-      VirtualDriver.run(clock: testClock) { result.value != nil }
+      VirtualDriver.run(clock: virtualClock) { result.value != nil }
       _ = root
       end = result.value ?? FlowEnd(status: .completed)
     } else {

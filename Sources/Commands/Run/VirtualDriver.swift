@@ -2,7 +2,7 @@ import LoadctlCore
 
 /// Runs a command's root on virtual time: instantly, and byte for byte the same every run.
 ///
-/// The root runs on the ``TestClock``'s ``ManualExecutor``, so every task of the run — the store,
+/// The root runs on the ``VirtualClock``'s ``ManualExecutor``, so every task of the run — the store,
 /// its effects, input readers, the signal watcher — enqueues its jobs there. The loop below drains
 /// that queue on this thread; when it is empty, every task is parked. In virtual mode the only
 /// things a task can be parked on are the clock, another task of the run, or a signal: input files
@@ -14,7 +14,7 @@ import LoadctlCore
 /// loop blocks until something is enqueued.
 enum VirtualDriver {
   /// Drives `clock` until `isDone` is true.
-  static func run(clock: TestClock, isDone: () -> Bool) {
+  static func run(clock: VirtualClock, isDone: () -> Bool) {
     while true {
       clock.drain()
       if isDone() { return }

@@ -50,14 +50,13 @@ public final class ManualExecutor: TaskExecutor, Sendable {
   @discardableResult
   public func drain() -> Int {
     var count = 0
-    while let job = next() {
-      job.runSynchronously(on: asUnownedTaskExecutor())
-      count += 1
+    var batch: [UnownedJob] = []
+    while true {
+      queue.withLock { swap(&$0, &batch) }
+      if batch.isEmpty { return count }
+      for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+      count += batch.count
+      batch.removeAll(keepingCapacity: true)
     }
-    return count
-  }
-
-  private func next() -> UnownedJob? {
-    queue.withLock { jobs in jobs.isEmpty ? nil : jobs.removeFirst() }
   }
 }

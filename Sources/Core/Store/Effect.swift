@@ -19,7 +19,6 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Called with a non-cancellation error thrown by a `run` effect.
   public typealias Handler = @Sendable (any Error, Send<Action>) async -> Void
 
-  @usableFromInline
   indirect enum Kind: Sendable {
     case none
     case send(Action)
@@ -32,7 +31,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case finishRun
   }
 
-  @usableFromInline let kind: Kind
+  let kind: Kind
 
   /// Does nothing.
   public static var none: Effect { Effect(kind: .none) }

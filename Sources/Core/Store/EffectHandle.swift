@@ -3,7 +3,6 @@
 /// Task groups cannot cancel a single child, so each effect runs its work in an inner group and
 /// waits on this handle; ``cancel()`` wakes it, and it cancels the inner group. The handle also
 /// wakes when the work ends on its own, or when the whole run is cancelled.
-@usableFromInline
 final class EffectHandle: Sendable {
   private enum Phase {
     case running

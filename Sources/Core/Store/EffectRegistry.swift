@@ -3,62 +3,55 @@
 /// Each event method mutates the registry and returns the commands the run loop must carry out,
 /// in order, so policies can be tested without tasks (see swift-async-algorithms'
 /// `DebounceStateMachine` for the shape).
-@usableFromInline
 struct EffectRegistry<Action: Sendable> {
-  @usableFromInline
   enum Command {
     case start(EffectInfo, Effect<Action>)
     case cancel(EffectInfo)
     case report(Report)
   }
 
-  @usableFromInline
   enum Report {
     case queued(EffectInfo)
     case dropped(EffectInfo)
     case finished(EffectInfo, EffectOutcome)
   }
 
-  @usableFromInline
   struct Waiting {
     var info: EffectInfo
     var effect: Effect<Action>
   }
 
   private var nextSerial = 0
-  @usableFromInline var running: [Int: EffectInfo] = [:]
+  var running: [Int: EffectInfo] = [:]
   private var cancelled: Set<Int> = []
   /// Never holds an empty list: a key goes when its last waiting effect does.
-  @usableFromInline var waiting: [EffectID: [Waiting]] = [:]
+  var waiting: [EffectID: [Waiting]] = [:]
 
-  @usableFromInline init() {}
+  init() {}
 
   /// Whether no effect is running or waiting to run.
-  @inlinable var isEmpty: Bool { running.isEmpty && waiting.isEmpty }
+  var isEmpty: Bool { running.isEmpty && waiting.isEmpty }
 
   /// The running effect `serial`, unless it was cancelled: where its actions come from.
-  @inlinable
   func runningInfo(_ serial: Int) -> EffectInfo? {
     guard let info = running[serial], !isCancelled(serial) else { return nil }
     return info
   }
 
   /// Whether actions sent by this effect must be dropped.
-  @usableFromInline
   func isCancelled(_ serial: Int) -> Bool { cancelled.contains(serial) || running[serial] == nil }
 
   /// Effects running now, in start order.
   var runningEffects: [EffectInfo] { running.values.sorted { $0.serial < $1.serial } }
 
-  @usableFromInline
   mutating func register(
     _ effect: Effect<Action>, id: EffectID?, policy: EffectPolicy?, name: String?
   ) -> [Command] {
     nextSerial += 1
     let info = EffectInfo(serial: nextSerial, id: id, policy: policy, name: name)
     guard let id, let policy else { return start(info, effect) }
-    let busy = running.values.contains { $0.id == id && !cancelled.contains($0.serial) }
-    let queued = !(waiting[id] ?? []).isEmpty
+    var busy: Bool { running.values.contains { $0.id == id && !cancelled.contains($0.serial) } }
+    let queued = waiting[id] != nil
     switch policy {
     case .parallel:
       return start(info, effect)
@@ -75,7 +68,6 @@ struct EffectRegistry<Action: Sendable> {
   }
 
   /// Cancels every running and waiting effect registered under `id`.
-  @usableFromInline
   mutating func cancel(id: EffectID) -> [Command] {
     var commands: [Command] = []
     for info in runningEffects where info.id == id && !cancelled.contains(info.serial) {
@@ -92,7 +84,6 @@ struct EffectRegistry<Action: Sendable> {
   ///
   /// Effects already cancelled but still unwinding are included: the run will not read their
   /// `finished` message any more, so this is the last chance to report their end.
-  @usableFromInline
   mutating func cancelAll() -> [Command] {
     var commands: [Command] = []
     for info in runningEffects {
@@ -109,13 +100,12 @@ struct EffectRegistry<Action: Sendable> {
   }
 
   /// Records the end of a running effect and starts the next one waiting on its id.
-  @usableFromInline
   mutating func finished(_ serial: Int, outcome: EffectOutcome) -> [Command] {
     guard let info = running.removeValue(forKey: serial) else { return [] }
     let wasCancelled = cancelled.remove(serial) != nil
     var commands: [Command] = [.report(.finished(info, wasCancelled ? .cancelled : outcome))]
-    if let id = info.id, !running.values.contains(where: { $0.id == id }),
-      var queue = waiting[id], !queue.isEmpty
+    if let id = info.id, var queue = waiting[id], !queue.isEmpty,
+      !running.values.contains(where: { $0.id == id })
     {
       let next = queue.removeFirst()
       waiting[id] = queue.isEmpty ? nil : queue

@@ -49,7 +49,6 @@ public struct StoreResult<State: Sendable>: Sendable {
   /// Why the run returned.
   public let reason: StoreStopReason
 
-  @usableFromInline
   init(state: State, reason: StoreStopReason) {
     self.state = state
     self.reason = reason

@@ -2,53 +2,43 @@ import Synchronization
 
 /// The run loop's inbox: messages from the input pump and from effects, for one consumer.
 ///
-/// `AsyncStream` did this job before, at one suspension and resume of the run loop per action,
-/// unspecialised generic code in the standard library for every message, and an unbounded
-/// buffer that a fast input filled faster than the loop could empty it. Here a lock guards an
-/// array; the loop takes everything waiting in one swap (two arrays alternate, so the steady
-/// state allocates nothing) and parks only when the array is empty. Effects send without ever
-/// waiting (`Send` is synchronous). The input pump goes in lockstep with the loop: it sends one
-/// input and waits until the loop has applied it (``inputHandled()``) before it reads the next.
-/// So a fast input runs at the loop's pace with nothing piling up, and whatever the input
-/// reader reports while reading line N + 1 (a rejected line) comes after line N's transitions.
-@usableFromInline
+/// A lock guards an array; the loop takes everything waiting in one swap and parks only when
+/// the array is empty. Effects send without ever waiting (`Send` is synchronous). The input pump
+/// goes in lockstep with the loop: it sends one input and waits until the loop has applied it
+/// (``inputHandled()``) before it reads the next, so a fast input runs at the loop's pace.
 final class StoreMailbox<Message: Sendable>: Sendable {
-  @usableFromInline
   struct Buffer {
-    @usableFromInline var messages: [Message] = []
+    var messages: [Message] = []
     /// The run loop, parked until a message arrives, the mailbox closes or it is cancelled.
-    @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
+    var consumer: UnsafeContinuation<Void, Never>?
     /// The input pump, parked until there is room, the mailbox closes or it is cancelled.
-    @usableFromInline var producer: UnsafeContinuation<Void, Never>?
-    @usableFromInline var closed = false
+    var producer: UnsafeContinuation<Void, Never>?
+    var closed = false
     /// An input was sent and the loop has not applied it yet.
-    @usableFromInline var inputPending = false
+    var inputPending = false
 
-    @usableFromInline init() {}
+    init() {}
 
     /// Takes the parked consumer, to be resumed outside the lock.
-    @inlinable mutating func takeConsumer() -> UnsafeContinuation<Void, Never>? {
+    mutating func takeConsumer() -> UnsafeContinuation<Void, Never>? {
       defer { consumer = nil }
       return consumer
     }
 
     /// Takes the parked producer, to be resumed outside the lock.
-    @inlinable mutating func takeProducer() -> UnsafeContinuation<Void, Never>? {
+    mutating func takeProducer() -> UnsafeContinuation<Void, Never>? {
       defer { producer = nil }
       return producer
     }
   }
 
-  @usableFromInline let buffer = Locked(Buffer())
-  /// Set by ``cancel()``, from the run's cancellation handler: `Task.isCancelled` retains and
-  /// releases the task on every call, which was most of the loop's time per action.
-  @usableFromInline let cancelled = Atomic(false)
+  let buffer = Locked(Buffer())
+  /// Set by ``cancel()``, from the run's cancellation handler.
+  let cancelled = Atomic(false)
 
-  @usableFromInline
   init() {}
 
   /// Effects: adds `message`, never waiting; dropped once the mailbox is closed.
-  @inlinable
   func send(_ message: Message) {
     let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       guard !buffer.closed else { return nil }
@@ -61,7 +51,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// The input pump: adds `message` and waits until the loop has applied it.
   /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` may
   ///   not have been applied: the run is ending).
-  @inlinable
   func sendInput(_ message: Message) async -> Bool {
     let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       guard !buffer.closed else { return nil }
@@ -75,7 +64,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// The run loop has applied the input the pump sent: lets the pump read the next one.
-  @inlinable
   func inputHandled() {
     buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       buffer.inputPending = false
@@ -87,11 +75,9 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   ///
   /// It is set a moment after the task's own flag, and only by the handler, so it answers for
   /// the run; where an input's `nil` may mean cancellation, ask `Task.isCancelled` instead.
-  @inlinable
   var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   /// The run was cancelled: wakes the loop if it waits for messages.
-  @usableFromInline
   func cancel() {
     cancelled.store(true, ordering: .releasing)
     buffer.withLock { $0.takeConsumer() }?.resume()
@@ -100,7 +86,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// The run loop: swaps everything waiting into the empty `batch`, first waiting for at least
   /// one message unless the mailbox is closed or the run cancelled (then `batch` may stay
   /// empty; the caller checks ``isCancelled``).
-  @inlinable
   func receive(into batch: inout [Message]) async {
     if take(into: &batch) { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
@@ -117,7 +102,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// Ends the mailbox: later messages are dropped and whoever waits is woken.
-  @usableFromInline
   func close() {
     let (consumer, producer) = buffer.withLock { buffer in
       buffer.closed = true
@@ -129,7 +113,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// Swaps the waiting messages into `batch` if there are any.
-  @inlinable
   func take(into batch: inout [Message]) -> Bool {
     buffer.withLock { buffer in
       guard !buffer.messages.isEmpty else { return false }
@@ -138,7 +121,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline
   func waitUntilHandled() async {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in

@@ -22,8 +22,8 @@ public final class Locked<Value>: @unchecked Sendable {
   // and return values as `sending`, as `Mutex` does, so a non-Sendable value cannot stay shared
   // with its previous owner. The mutex lives in its own allocation, which never moves, and is
   // destroyed in `deinit`, when no other reference (and so no other locker) exists.
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline var value: Value
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  var value: Value
 
   /// Creates the lock around `value`.
   public init(_ value: consuming sending Value) {
@@ -45,7 +45,6 @@ public final class Locked<Value>: @unchecked Sendable {
   ///   lock (the mutex is not recursive) and should not block.
   /// - Returns: What `body` returned.
   /// - Throws: What `body` threw; the lock is released either way.
-  @inlinable
   public func withLock<Result, Failure: Error>(
     _ body: (inout sending Value) throws(Failure) -> sending Result
   ) throws(Failure) -> sending Result {

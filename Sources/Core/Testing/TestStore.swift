@@ -1,12 +1,12 @@
 /// Exhaustive reducer tests on Linux: every state change and every received action is asserted.
 ///
-/// The store runs on the ``TestClock``'s executor, so after each `send` or clock move everything
+/// The store runs on the ``VirtualClock``'s executor, so after each `send` or clock move everything
 /// that can run has run: an action an effect sent is already waiting in ``receive(_:_:file:line:)``,
 /// or it was not sent at all. No timeouts, no yields. ``finish(file:line:)`` fails when an action
 /// arrived but was not asserted, or when an effect is still in flight.
 ///
 /// ```swift
-/// let clock = TestClock()
+/// let clock = VirtualClock()
 /// let store = TestStore(initialState: Counter.State(), clock: clock) { state, action in
 ///   Counter(clock: clock).reduce(into: &state, action: action)
 /// }
@@ -23,7 +23,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
   }
 
   /// The clock the store's effects must use.
-  public let clock: TestClock
+  public let clock: VirtualClock
   private final class LogBox: Sendable {
     let mutex = Locked(Log())
   }
@@ -35,7 +35,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
 
   /// Starts a store on `clock`'s executor with `initialState` and `reducer`.
   public init(
-    initialState: State, clock: TestClock, reducer: @escaping Store<State, Action>.Reducer
+    initialState: State, clock: VirtualClock, reducer: @escaping Store<State, Action>.Reducer
   ) {
     self.clock = clock
     self.current = Locked(initialState)

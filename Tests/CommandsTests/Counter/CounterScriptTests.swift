@@ -17,7 +17,7 @@ private struct ScriptRun {
 private func run(_ lines: [String], policy: EffectPolicy, delay: Duration = .seconds(1)) async
   -> ScriptRun
 {
-  let clock = TestClock()
+  let clock = VirtualClock()
   let flow = CounterFlow(clock: clock, delay: delay, policy: policy)
   let trace = Mutex<[String]>([])
   let rejected = Mutex<[InputError]>([])

@@ -3,7 +3,7 @@ import LoadctlCore
 
 /// A counter store on its own test clock, with a one-second delay and the given policy.
 func makeCounterStore(_ policy: EffectPolicy = .drop) -> TestStore<CounterState, CounterAction> {
-  let clock = TestClock()
+  let clock = VirtualClock()
   let flow = CounterFlow(clock: clock, delay: .seconds(1), policy: policy)
   return TestStore(initialState: CounterState(), clock: clock, reducer: flow.reduce)
 }

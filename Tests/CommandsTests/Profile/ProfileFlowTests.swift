@@ -7,7 +7,7 @@ import Testing
   private static let taylor = Profile(name: "Taylor")
 
   private func makeStore(
-    clock: TestClock, retries: Int = 0, backoff: Duration = .milliseconds(100),
+    clock: VirtualClock, retries: Int = 0, backoff: Duration = .milliseconds(100),
     failure: String? = nil
   ) -> TestStore<ProfileState, ProfileAction> {
     let flow = ProfileFlow(
@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func loadGoesIdleLoadingLoaded() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock)
     try store.send(.load) {
       $0.load = .loading
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func secondLoadWhileLoadingIsIgnored() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock)
     try store.send(.load) {
       $0.load = .loading
@@ -49,7 +49,7 @@ import Testing
   }
 
   @Test func cancelReturnsToIdleAndTheResponseNeverArrives() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock)
     try store.send(.load) {
       $0.load = .loading
@@ -63,7 +63,7 @@ import Testing
   }
 
   @Test func cancelWhenNothingLoadsIsIgnored() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock)
     try store.sendIgnored(.cancel, reason: "not loading")
     try store.sendIgnored(.retry, reason: "nothing to retry")
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func failureKeepsTheMessageAndRetryLoadsAgain() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock, failure: "offline")
     try store.send(.load) {
       $0.load = .loading
@@ -93,7 +93,7 @@ import Testing
   }
 
   @Test func retriesBackOffByDoubling() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock, retries: 2, backoff: .milliseconds(100), failure: "down")
     try store.send(.load) {
       $0.load = .loading
@@ -132,7 +132,7 @@ import Testing
   }
 
   @Test func cancelDuringBackoffStopsTheRetry() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock, retries: 1, failure: "down")
     try store.send(.load) {
       $0.load = .loading
@@ -149,7 +149,7 @@ import Testing
   }
 
   @Test func interruptWhileLoadingGoesIdleAndIsNeverRefused() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let store = makeStore(clock: clock)
     try store.send(.interrupt)
     try store.send(.load) {

@@ -13,7 +13,7 @@ import Testing
   @Test func aProfileFromStandardInputIsReturnedByEveryLoad() async throws {
     let source = ProfileSource.file(
       path: "-", latency: .zero, preloaded: Profile(name: "Stdin"))
-    let fetch = source.fetcher(clock: TestClock())
+    let fetch = source.fetcher(clock: VirtualClock())
     #expect(try await fetch() == Profile(name: "Stdin"))
     #expect(try await fetch() == Profile(name: "Stdin"))
   }

@@ -6,12 +6,12 @@ import Testing
 /// A fake backend on the test clock: each query takes its own latency, and every call is logged.
 final class FakeSearchBackend: Sendable {
   private let log = Mutex<[String]>([])
-  let clock: TestClock
+  let clock: VirtualClock
   let latencies: [String: Duration]
   let failing: Set<String>
 
   init(
-    clock: TestClock, latencies: [String: Duration] = [:], failing: Set<String> = []
+    clock: VirtualClock, latencies: [String: Duration] = [:], failing: Set<String> = []
   ) {
     self.clock = clock
     self.latencies = latencies
@@ -72,7 +72,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
 
 @Suite struct SearchFlowTests {
   @Test func eachKeystrokeRestartsTheDebounceAndOnlyThePauseSearches() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store()
     try store.send(.queryChanged("s")) {
       $0 = searchState(.debouncing(query: "s"), query: "s", revision: 1)
@@ -100,7 +100,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   }
 
   @Test func aNewQueryCancelsTheRequestInFlightBeforeDebouncingItself() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store()
     try store.send(.queryChanged("sw")) {
       $0 = searchState(.debouncing(query: "sw"), query: "sw", revision: 1)
@@ -131,7 +131,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   @Test func aSlowOlderRequestNeverOverwritesAFasterNewerOne() throws {
     // Without cancellation "s" (900 ms) would land after "sw" (100 ms) and win.
     let backend = FakeSearchBackend(
-      clock: TestClock(), latencies: ["s": .milliseconds(900), "sw": .milliseconds(100)])
+      clock: VirtualClock(), latencies: ["s": .milliseconds(900), "sw": .milliseconds(100)])
     let store = backend.store(debounce: .zero)
     try store.send(.queryChanged("s")) {
       $0 = searchState(.searching(query: "s"), query: "s", revision: 1)
@@ -152,7 +152,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   }
 
   @Test func aResponseForAnOlderQueryIsIgnoredByTheReducerToo() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store(debounce: .zero)
     try store.send(.queryChanged("s")) {
       $0 = searchState(.searching(query: "s"), query: "s", revision: 1)
@@ -175,7 +175,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   }
 
   @Test func anEmptyQueryClearsAtOnceAndCancelsWithoutARequest() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store()
     try store.send(.queryChanged("sw")) {
       $0 = searchState(.debouncing(query: "sw"), query: "sw", revision: 1)
@@ -202,7 +202,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   }
 
   @Test func theSameTextDoesNotRestartTheDebounce() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store()
     try store.send(.queryChanged("sw")) {
       $0 = searchState(.debouncing(query: "sw"), query: "sw", revision: 1)
@@ -222,7 +222,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   }
 
   @Test func aFailingBackendEndsFailedWithItsMessage() throws {
-    let backend = FakeSearchBackend(clock: TestClock(), failing: ["sw"])
+    let backend = FakeSearchBackend(clock: VirtualClock(), failing: ["sw"])
     let store = backend.store()
     try store.send(.queryChanged("sw")) {
       $0 = searchState(.debouncing(query: "sw"), query: "sw", revision: 1)
@@ -245,7 +245,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
     (.searching(query: "sw"), .idle),
   ])
   func interruptCancelsWhateverIsPending(pending: SearchPhase, after: SearchPhase) throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store()
     try store.send(.queryChanged("sw")) {
       $0 = searchState(.debouncing(query: "sw"), query: "sw", revision: 1)
@@ -261,7 +261,7 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
   }
 
   @Test func interruptKeepsResultsAlreadyShown() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store(debounce: .zero)
     try store.send(.queryChanged("task")) {
       $0 = searchState(.searching(query: "task"), query: "task", revision: 1)

@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func typedKeystrokesArriveOnTheClockWithoutDrift() async {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let seen = Mutex<[String]>([])
     let input = ScriptedInput(
       lines: LineSource.lines(SearchQueries.script(typing: "swift", .milliseconds(50))),

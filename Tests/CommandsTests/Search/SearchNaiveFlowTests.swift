@@ -5,7 +5,7 @@ import Testing
 /// `--naive`: the seed's `SearchScreenWrong`, where response order is not request order.
 @Suite struct SearchNaiveFlowTests {
   @Test func everyChangeStartsItsOwnRequestAndNothingIsCancelled() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store(naive: true)
     try store.send(.queryChanged("s")) {
       $0 = searchState(.searching(query: "s"), query: "s", revision: 1)
@@ -41,7 +41,7 @@ import Testing
 
   @Test func anOlderResponseAfterANewerOneIsAppliedAndMarkedStale() throws {
     let backend = FakeSearchBackend(
-      clock: TestClock(), latencies: ["s": .milliseconds(300), "sw": .milliseconds(100)])
+      clock: VirtualClock(), latencies: ["s": .milliseconds(300), "sw": .milliseconds(100)])
     let store = backend.store(naive: true)
     try store.send(.queryChanged("s")) {
       $0 = searchState(.searching(query: "s"), query: "s", revision: 1)
@@ -67,7 +67,7 @@ import Testing
 
   @Test func anOlderResponseBeforeAnyNewerOneIsNotStale() throws {
     let backend = FakeSearchBackend(
-      clock: TestClock(), latencies: ["s": .milliseconds(100), "sw": .milliseconds(300)])
+      clock: VirtualClock(), latencies: ["s": .milliseconds(100), "sw": .milliseconds(300)])
     let store = backend.store(naive: true)
     try store.send(.queryChanged("s")) {
       $0 = searchState(.searching(query: "s"), query: "s", revision: 1)
@@ -90,7 +90,7 @@ import Testing
 
   @Test func aFreshResponseClearsTheStaleMark() throws {
     let backend = FakeSearchBackend(
-      clock: TestClock(),
+      clock: VirtualClock(),
       latencies: ["s": .milliseconds(300), "sw": .milliseconds(100), "swa": .milliseconds(400)])
     let store = backend.store(naive: true)
     try store.send(.queryChanged("s")) {
@@ -122,7 +122,7 @@ import Testing
   }
 
   @Test func anEmptyQueryClearsButCancelsNothingSoTheOldAnswerStillLands() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     let store = backend.store(naive: true)
     try store.send(.queryChanged("sw")) {
       $0 = searchState(.searching(query: "sw"), query: "sw", revision: 1)
@@ -141,7 +141,7 @@ import Testing
   }
 
   @Test func naiveModeNeverDebounces() throws {
-    let backend = FakeSearchBackend(clock: TestClock())
+    let backend = FakeSearchBackend(clock: VirtualClock())
     // Even with a debounce configured, naive asks at once.
     let flow = SearchFlow(
       fetch: backend.fetch, clock: backend.clock, debounce: .seconds(5), naive: true)

@@ -12,7 +12,7 @@ import Testing
   private func render(answer: Result<SearchHits, LoadFailure>?, outcome: EffectOutcome) -> (
     [String], SearchCounts
   ) {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let renderer = SearchRenderer(output: capture.output, elapsed: { .zero })
     var searching = SearchState()

@@ -65,7 +65,7 @@ private func feedingPipe(lines count: Int) -> Int32 {
     let (fd, path) = temporaryFile((1...count).map { "\($0)\n" }.joined() + "# done")
     defer { unlink(path) }
     #expect(PriceFeedFileLines.isRegularFile(fd))
-    let clock = TestClock()
+    let clock = VirtualClock()
     let input = ScriptedInput(
       lines: PriceFeedFileLines.lines(fd: fd, closeWhenDone: true), clock: clock,
       elapsed: { clock.now.offset }, parse: PriceLine.parse, reject: { _ in })
@@ -93,7 +93,7 @@ private func feedingPipe(lines count: Int) -> Int32 {
   @Test func linesKeepTheirNumbersAndALastLineWithoutNewlineCounts() throws {
     let (fd, path) = temporaryFile("1\n\nx\n4")
     defer { unlink(path) }
-    let clock = TestClock()
+    let clock = VirtualClock()
     let lines = TickerRecorder<RawLine>()
     _ = clock.launch {
       for await line in PriceFeedFileLines.lines(fd: fd, closeWhenDone: true) {

@@ -6,7 +6,7 @@ import Testing
 /// The random feed, announcing each value it produces on the same output as the ticks, so one
 /// timeline shows production, consumption and `producer_stopped`.
 private struct AnnouncingSource: PriceFeedSource {
-  let base: PriceFeedRandomSource<TestClock>
+  let base: PriceFeedRandomSource<VirtualClock>
   let output: EventOutput
 
   func produce(into sink: PriceFeedSink) async -> PriceFeedSourceEnd {
@@ -23,7 +23,7 @@ private struct AnnouncingSource: PriceFeedSource {
 /// Runs the flow on a test clock until nothing sleeps; returns its end.
 private func runToEnd(
   _ flow: TickerFlow, _ source: some PriceFeedSource, capture: CapturedTickerOutput,
-  clock: TestClock
+  clock: VirtualClock
 ) -> FlowEnd? {
   let end = TickerRecorder<FlowEnd>()
   _ = clock.launch { end.append(await flow.run(source, output: capture.output)) }
@@ -33,7 +33,7 @@ private func runToEnd(
 
 @Suite struct TickerFlowTests {
   @Test func countedTicksThenProducerStoppedThenTheSummary() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 3)
     let end = try #require(
@@ -58,7 +58,7 @@ private func runToEnd(
   /// On one timeline: every value is produced before `producer_stopped`, none after it, even
   /// with an hour of virtual time left to produce in.
   @Test func noValueIsProducedAfterProducerStopped() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let source = AnnouncingSource(base: randomSource(clock: clock), output: capture.output)
     let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 3)
@@ -75,7 +75,7 @@ private func runToEnd(
   }
 
   @Test func tenThousandVirtualTicksDoNotDrift() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 10_000)
     let source = randomSource(clock: clock, interval: .milliseconds(10))
@@ -93,7 +93,7 @@ private func runToEnd(
   /// Deadlines are absolute: a consumer that is sometimes 2.5 intervals late does not delay
   /// production, so the 10,000th price still comes at exactly 100 s.
   @Test func aLateConsumerDoesNotMakeTheFeedDrift() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let arrivals = TickerRecorder<Duration>()
     let source = randomSource(clock: clock, interval: .milliseconds(10))
     let task = clock.launch {
@@ -113,7 +113,7 @@ private func runToEnd(
   }
 
   @Test func cancellingTheRunStopsTheProducerWithReasonCancelled() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
     let task = clock.launch { await flow.run(randomSource(clock: clock), output: capture.output) }
@@ -131,7 +131,7 @@ private func runToEnd(
   /// 4 pushes 2 and 3 out of a one-value buffer, all before the consumer runs. Drops are
   /// reported as counted when a value is taken, before its tick: "so far, 2 were lost".
   @Test func droppedValuesAreReportedBeforeTheNextTick() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let flow = TickerFlow(feed: PriceFeed(buffer: .newest(1)), count: 2)
     let source = FixedPrices(values: [1, 2, 3, 4], endsAfterwards: false)
@@ -145,7 +145,7 @@ private func runToEnd(
   }
 
   @Test func fromLinesShowsGoodLinesOnTimeAndReportsBadOnes() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let rejected = TickerRecorder<String>()
     let lines = LineSource.lines(["101", "+1s 102.5", "abc", "# a comment", "", "@3s 100"])
@@ -164,7 +164,7 @@ private func runToEnd(
   }
 
   @Test func textModeShowsArrowsAndTheSummary() throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock, json: false)
     let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
     let source = FixedPrices(values: [100, 100.5, 100.5, 99.25])

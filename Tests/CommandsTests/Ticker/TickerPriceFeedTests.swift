@@ -4,7 +4,7 @@ import Testing
 @testable import LoadctlCommands
 
 /// What a consumer saw: `price@seconds`, in order.
-private func seen(_ price: Double, _ clock: TestClock) -> String {
+private func seen(_ price: Double, _ clock: VirtualClock) -> String {
   "\(TickerFormat.price(price))@\(clock.now.offset.components.seconds)"
 }
 
@@ -14,7 +14,7 @@ private func slowConsumer(
   buffer: TickerBuffer, interval: Duration = .seconds(1), work: Duration, count: Int,
   tellsLimit: Bool = true
 ) -> (values: [String], report: PriceFeedReport) {
-  let clock = TestClock()
+  let clock = VirtualClock()
   let values = TickerRecorder<String>()
   let task = clock.launch {
     await PriceFeed(buffer: buffer).run(
@@ -39,7 +39,7 @@ private func slowConsumer(
 /// Runs `source` through a feed with `buffer` whose consumer cancels its own task after each
 /// value it gets: what it got, and what the producer did.
 private func pricesUntilCancelled(
-  _ buffer: TickerBuffer, _ source: some PriceFeedSource, clock: TestClock
+  _ buffer: TickerBuffer, _ source: some PriceFeedSource, clock: VirtualClock
 ) -> ([Double], PriceFeedReport) {
   let task = clock.launch {
     await PriceFeed(buffer: buffer).run(source) { reader in
@@ -57,7 +57,7 @@ private func pricesUntilCancelled(
 
 private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   let box = TickerRecorder<T>()
-  let clock = TestClock()
+  let clock = VirtualClock()
   _ = clock.launch { box.append(await task.value) }
   clock.drain()
   guard let value = box.values.first else { preconditionFailure("the task has not finished") }
@@ -67,7 +67,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
 @Suite struct TickerPriceFeedTests {
   /// 1 s ticks: prices 103.12, 108.88, 91.68, 95.7, 100.3, 91.26, … (seed 42).
   @Test func theConsumerEndingStopsTheProducerAtOnce() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let task = clock.launch {
       await PriceFeed(buffer: .default).run(randomSource(clock: clock)) { reader in
         var prices: [Double] = []
@@ -89,7 +89,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   }
 
   @Test func cancellingTheConsumerStopsTheProducer() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let task = clock.launch {
       await PriceFeed(buffer: .default).run(randomSource(clock: clock)) { reader in
         var count = 0
@@ -109,7 +109,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   /// The seed's mechanism on its own: when the consumer's end of the stream goes away, the
   /// stream's `onTermination` stops a producer that is asleep on the clock.
   @Test func droppingTheStreamStopsTheProducerThroughOnTermination() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let termination = PriceFeedTermination()
     var (stream, continuation): (AsyncStream<Double>?, _) = AsyncStream.makeStream(of: Double.self)
     continuation.onTermination = { _ in termination.fire() }
@@ -131,7 +131,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   }
 
   @Test func aSourceThatRunsDryEndsTheStreamAfterItsValues() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let task = clock.launch {
       await PriceFeed(buffer: .unbounded).run(FixedPrices(values: [1, 2, 3])) { reader in
         var prices: [Double] = []
@@ -150,7 +150,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   /// An unpaced producer told the consumer's limit makes exactly that many values, across
   /// batches, whatever the timing: `produced` is reproducible.
   @Test func anUnpacedProducerMakesNoMoreThanTheConsumerWillTake() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let source = randomSource(clock: clock, interval: .zero)
     let task = clock.launch {
       await PriceFeed(buffer: .default).run(source, limit: 1500) { reader in
@@ -167,7 +167,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   }
 
   @Test func aCancelledConsumerGetsNoBufferedValues() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let (prices, report) = pricesUntilCancelled(
       .unbounded, FixedPrices(values: [1, 2, 3], endsAfterwards: false), clock: clock)
     #expect(prices == [1])
@@ -177,7 +177,7 @@ private func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   /// The same for values an unpaced feed's reader has already taken from the stream ahead of
   /// the consumer: a cancelled consumer gets none of them.
   @Test func aCancelledConsumerGetsNoValuesTakenAhead() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let (prices, report) = pricesUntilCancelled(
       .newest(4), randomSource(clock: clock, interval: .zero), clock: clock)
     #expect(prices == expectedPrices(count: 1))

@@ -22,7 +22,7 @@ final class CapturedTickerOutput: Sendable {
   private let path: String
   private let fd: Int32
 
-  init(clock: TestClock, json: Bool = true) {
+  init(clock: VirtualClock, json: Bool = true) {
     let path = "/tmp/ticker-test-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
     precondition(fd >= 0, "cannot create \(path)")
@@ -94,8 +94,8 @@ struct FixedPrices: PriceFeedSource {
 
 /// The random feed on a test clock.
 func randomSource(
-  clock: TestClock, interval: Duration = .seconds(1), seed: UInt64 = 42
-) -> PriceFeedRandomSource<TestClock> {
+  clock: VirtualClock, interval: Duration = .seconds(1), seed: UInt64 = 42
+) -> PriceFeedRandomSource<VirtualClock> {
   guard let prices = try? RandomPrices(seed: seed, min: 90, max: 110) else {
     preconditionFailure("90...110 is a valid range")
   }

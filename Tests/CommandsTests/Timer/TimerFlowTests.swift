@@ -3,7 +3,7 @@ import LoadctlCore
 import Testing
 
 private func makeStore(tickLimit: Int? = nil) -> TestStore<TimerState, TimerAction> {
-  let clock = TestClock()
+  let clock = VirtualClock()
   let flow = TimerFlow(clock: clock, interval: .seconds(1), tickLimit: tickLimit)
   return TestStore(initialState: TimerState(), clock: clock, reducer: flow.reduce)
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// Runs `loadctl timer` on a test clock, writing its output to a temporary file.
 private final class TimerHarness: Sendable {
-  let clock = TestClock()
+  let clock = VirtualClock()
   let path: String
   let fd: Int32
   let context: RunContext

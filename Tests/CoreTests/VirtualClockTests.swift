@@ -1,11 +1,11 @@
 import LoadctlCore
 import Testing
 
-private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(seconds)) }
+private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds(seconds)) }
 
-@Suite struct TestClockTests {
+@Suite struct VirtualClockTests {
   @Test func aLaunchedTaskHasFinishedWhenAdvanceReturns() async throws {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let finished = Recorder<Bool>()
     let task = clock.launch {
       try? await clock.sleep(for: .seconds(1))
@@ -19,7 +19,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func sleepersWithEqualDeadlinesWakeInTheOrderTheySlept() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let woke = Recorder<String>()
     for name in ["b", "c", "a", "d"] {
       _ = clock.launch {
@@ -33,7 +33,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func sleepersWithDifferentDeadlinesWakeInDeadlineOrderAtTheirDeadline() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let woke = Recorder<String>()
     for seconds in [3, 1, 2] {
       _ = clock.launch {
@@ -47,7 +47,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func advanceByWakesExactlyTheSleepersThatAreDue() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let woke = Recorder<Int>()
     for seconds in [1, 2, 3] {
       _ = clock.launch {
@@ -64,7 +64,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func advanceReturnsWhenEveryWokenTaskReachedItsNextSuspension() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let steps = Recorder<String>()
     _ = clock.launch {
       for step in 1...5 {
@@ -77,11 +77,11 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
     #expect(steps.values == ["step 1 at 1.0 seconds", "step 2 at 2.0 seconds"])
     #expect(clock.pendingSleepCount == 1)
     #expect(clock.nextDeadline == at(3))
-    #expect(clock.now == TestClock.Instant(offset: .milliseconds(2_500)))
+    #expect(clock.now == VirtualClock.Instant(offset: .milliseconds(2_500)))
   }
 
   @Test func advanceToNeverMovesTimeBackwards() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let woke = Recorder<Int>()
     _ = clock.launch {
       try? await clock.sleep(until: at(7))
@@ -98,7 +98,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func cancellingASleepingTaskThrowsCancellationErrorAndRemovesTheSleeper() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let outcome = Recorder<String>()
     let task = clock.launch {
       do {
@@ -121,7 +121,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func sleepingInAnAlreadyCancelledTaskThrowsAtOnce() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let outcome = Recorder<String>()
     let task = Task(executorPreference: clock.executor) {
       do {
@@ -138,7 +138,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func sleepingUntilAPastOrPresentDeadlineReturnsAtOnce() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     clock.advance(by: .seconds(5))
     let woke = Recorder<String>()
     _ = clock.launch {
@@ -155,7 +155,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func runWakesEverySleeperUntilNoneIsLeft() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let woke = Recorder<Int>()
     for seconds in [4, 2] {
       _ = clock.launch {
@@ -172,7 +172,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func runReturnsFalseWhenAnEndlessTimerReachesTheLimit() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     let ticks = Recorder<Int>()
     let task = clock.launch {
       var tick = 0
@@ -193,7 +193,7 @@ private func at(_ seconds: Int) -> TestClock.Instant { .init(offset: .seconds(se
   }
 
   @Test func nextDeadlineIsTheEarliestPendingDeadline() {
-    let clock = TestClock()
+    let clock = VirtualClock()
     #expect(clock.nextDeadline == nil)
     let late = clock.launch { try? await clock.sleep(until: at(9)) }
     let early = clock.launch { try? await clock.sleep(until: at(4)) }

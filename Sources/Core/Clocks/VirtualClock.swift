@@ -1,4 +1,4 @@
-/// A clock that only moves when a test says so, and that never needs `Task.yield()` to be sure.
+/// Virtual time: a clock that moves only when its driver says so — tests, and `--clock virtual`.
 ///
 /// Code under test runs on the clock's ``executor`` (``launch(_:)`` or ``TestStore`` do this).
 /// Every call that moves time first drains that executor, so each task has reached its sleep;
@@ -7,13 +7,13 @@
 /// returns, every sleeper whose deadline passed has resumed and run to its next suspension.
 ///
 /// ```swift
-/// let clock = TestClock()
+/// let clock = VirtualClock()
 /// let task = clock.launch { try? await clock.sleep(for: .seconds(1)); return "woke" }
 /// clock.advance(by: .seconds(1))
 /// #expect(await task.value == "woke")  // already finished: no yields, no waiting
 /// ```
-public final class TestClock: Clock, Sendable {
-  /// A point on the test clock's timeline, as an offset from its start.
+public final class VirtualClock: Clock, Sendable {
+  /// A point on the virtual timeline, as an offset from its start.
   public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
     /// Time since the clock was created.
     public var offset: Duration
@@ -29,15 +29,39 @@ public final class TestClock: Clock, Sendable {
 
   private struct Sleeper {
     var deadline: Instant
-    var order: UInt64
     var continuation: CheckedContinuation<Void, any Error>?
     var cancelled = false
+  }
+
+  /// A sleeper's place in the wake-up order: earliest deadline first, then first to sleep.
+  private struct Entry: Comparable {
+    var deadline: Instant
+    var order: UInt64
+    static func < (lhs: Entry, rhs: Entry) -> Bool {
+      lhs.deadline != rhs.deadline ? lhs.deadline < rhs.deadline : lhs.order < rhs.order
+    }
   }
 
   private struct State {
     var now = Instant(offset: .zero)
     var nextOrder: UInt64 = 0
     var sleepers: [UInt64: Sleeper] = [:]
+    /// Every sleeper's entry; a cancelled sleeper's entry stays until it reaches the top.
+    var queue = MinHeap<Entry>()
+    var waitingCount = 0
+
+    /// Drops entries whose sleeper is gone, then returns the earliest waiting one.
+    mutating func earliest() -> Entry? {
+      while let top = queue.min {
+        if sleepers[top.order]?.continuation != nil { return top }
+        if sleepers[top.order] == nil {
+          _ = queue.popMin()
+        } else {
+          return top  // registered, its continuation about to be set
+        }
+      }
+      return nil
+    }
   }
 
   private let state = Locked(State())
@@ -54,13 +78,13 @@ public final class TestClock: Clock, Sendable {
   public var minimumResolution: Duration { .zero }
 
   /// The number of tasks sleeping on this clock.
-  public var pendingSleepCount: Int {
-    state.withLock { $0.sleepers.values.filter { $0.continuation != nil }.count }
-  }
+  public var pendingSleepCount: Int { state.withLock { $0.waitingCount } }
 
   /// The earliest deadline any task sleeps until, if one does.
   public var nextDeadline: Instant? {
-    state.withLock { $0.sleepers.values.filter { $0.continuation != nil }.map(\.deadline).min() }
+    state.withLock { state in
+      state.earliest().flatMap { state.sleepers[$0.order]?.continuation == nil ? nil : $0.deadline }
+    }
   }
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -68,7 +92,8 @@ public final class TestClock: Clock, Sendable {
     let order: UInt64? = state.withLock { state in
       guard deadline > state.now else { return nil }
       state.nextOrder += 1
-      state.sleepers[state.nextOrder] = Sleeper(deadline: deadline, order: state.nextOrder)
+      state.sleepers[state.nextOrder] = Sleeper(deadline: deadline)
+      state.queue.insert(Entry(deadline: deadline, order: state.nextOrder))
       return state.nextOrder
     }
     guard let order else { return }
@@ -81,6 +106,7 @@ public final class TestClock: Clock, Sendable {
             return true
           }
           state.sleepers[order]?.continuation = continuation
+          state.waitingCount += 1
           return false
         }
         if resumeNow { continuation.resume(throwing: CancellationError()) }
@@ -90,6 +116,7 @@ public final class TestClock: Clock, Sendable {
         guard let sleeper = state.sleepers[order] else { return nil }
         if let continuation = sleeper.continuation {
           state.sleepers[order] = nil
+          state.waitingCount -= 1
           return continuation
         }
         state.sleepers[order]?.cancelled = true
@@ -151,13 +178,20 @@ public final class TestClock: Clock, Sendable {
   /// Wakes all sleepers sharing the earliest deadline (if not after `limit`), in sleep order.
   private func wakeNext(notAfter limit: Instant?) -> Instant? {
     let woken: (Instant, [CheckedContinuation<Void, any Error>])? = state.withLock { state in
-      let waiting = state.sleepers.values.filter { $0.continuation != nil }
-      guard let deadline = waiting.map(\.deadline).min() else { return nil }
-      if let limit, deadline > limit { return nil }
-      let due = waiting.filter { $0.deadline == deadline }.sorted { $0.order < $1.order }
-      for sleeper in due { state.sleepers[sleeper.order] = nil }
-      if deadline > state.now { state.now = deadline }
-      return (deadline, due.compactMap(\.continuation))
+      guard let first = state.earliest(), state.sleepers[first.order]?.continuation != nil
+      else { return nil }
+      if let limit, first.deadline > limit { return nil }
+      var due: [CheckedContinuation<Void, any Error>] = []
+      while let top = state.earliest(), top.deadline == first.deadline,
+        let continuation = state.sleepers[top.order]?.continuation
+      {
+        _ = state.queue.popMin()
+        state.sleepers[top.order] = nil
+        state.waitingCount -= 1
+        due.append(continuation)
+      }
+      if first.deadline > state.now { state.now = first.deadline }
+      return (first.deadline, due)
     }
     guard let woken else { return nil }
     for continuation in woken.1 { continuation.resume() }
