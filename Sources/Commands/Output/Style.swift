@@ -1,8 +1,9 @@
 /// Terminal colour for text output, decided once from the environment and the flags.
 ///
-/// Escape codes belong to the command line, not to Core. Colour is on only when stdout is a
-/// terminal and neither `--no-color`, a non-empty `NO_COLOR`, nor `TERM=dumb` says otherwise, so a
-/// pipe never receives an escape code.
+/// Colour is on when stdout is a terminal and neither `--no-color`, a non-empty `NO_COLOR`, nor
+/// `TERM=dumb` says otherwise, so a pipe receives no escape code unless asked: a non-empty
+/// `FORCE_COLOR` or `CLICOLOR_FORCE` other than `0` turns colour on anywhere (`| less -R`), but
+/// `--no-color` and `NO_COLOR` still win.
 package struct Style: Sendable {
   /// Whether escape codes are written at all.
   package let enabled: Bool
@@ -14,8 +15,13 @@ package struct Style: Sendable {
     -> Style
   {
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-    let dumb = environment["TERM"] == "dumb"
-    return Style(enabled: isTerminal && !noColorFlag && !noColor && !dumb)
+    if noColorFlag || noColor { return Style(enabled: false) }
+    let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"].contains { name in
+      guard let value = environment[name] else { return false }
+      return !value.isEmpty && value != "0"
+    }
+    if forced { return Style(enabled: true) }
+    return Style(enabled: isTerminal && environment["TERM"] != "dumb")
   }
 
   package func dim(_ text: String) -> String { wrap(text, "2") }
