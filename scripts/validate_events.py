@@ -10,7 +10,7 @@ validating as 'ok' would hide a loadctl that printed nothing. Exits 2 when the s
 read or is not a valid Draft 2020-12 schema, or when the jsonschema package is missing.
 
 Example:
-  loadctl ticker --json --count 3 | scripts/validate_events.py docs/events.schema.json
+  loadctl ticker --json --count 3 | scripts/validate_events.py docs/schema/ticker.schema.json
 """
 
 import argparse

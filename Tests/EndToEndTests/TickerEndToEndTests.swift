@@ -6,8 +6,7 @@ import Testing
 #endif
 
 /// The published schema of `loadctl ticker --json`.
-private let tickerSchema = SchemaValidator.eventsSchema.deletingLastPathComponent()
-  .appendingPathComponent("schema/ticker.schema.json")
+private let tickerSchema = SchemaValidator.schema(for: "ticker")
 
 /// The first prices of seed 42 (SplitMix64, 90…110 in cents), as docs/ticker.md computes them.
 private let seed42 = [103.12, 108.88, 91.68, 95.7, 100.3]

@@ -44,12 +44,15 @@ package enum CounterCommand {
     if input != nil, !actions.isEmpty {
       Loadctl.fail(
         usage: .invalidValue(
-          "give actions as arguments or with '--input', not both", command: spec.name))
+          "give actions as arguments or with '--input', not both", command: spec.name),
+        json: invocation.json)
     }
-    if let problem = firstProblem(in: actions) { Loadctl.fail(badInput: problem) }
+    if let problem = firstProblem(in: actions) {
+      Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
+    }
     let delay = invocation.duration("delay") ?? .seconds(1)
     let policy = invocation.string("policy").flatMap(EffectPolicy.init) ?? .drop
-    let inputFD = Loadctl.openInput(input)
+    let inputFD = Loadctl.openInput(input, for: invocation)
     let options: [(String, JSONValue)] = [
       ("delay_ms", .double(EventOutput.milliseconds(delay))),
       ("policy", .string(policy.rawValue)),

@@ -38,12 +38,12 @@ package enum ProfileCommand {
     do {
       source = try ProfileSource(invocation)
     } catch let error as UsageError {
-      Loadctl.fail(usage: error)
+      Loadctl.fail(usage: error, json: invocation.json)
     } catch {
-      Loadctl.fail(badInput: "\(error)")
+      Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
     }
     let input = invocation.string("input")
-    let inputFD = Loadctl.openInput(input)
+    let inputFD = Loadctl.openInput(input, for: invocation)
     let retries = invocation.int("retries") ?? 0
     let backoff = invocation.duration("backoff") ?? .milliseconds(500)
     let options: [(String, JSONValue)] =

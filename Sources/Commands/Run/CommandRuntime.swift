@@ -45,7 +45,8 @@ package enum CommandRuntime {
       recorder: recorder, path: tracePath, timeline: invocation.flag("timeline"),
       width: HelpRenderer.width(columns: environment["COLUMNS"]), errors: stderr)
     if let problem = traceOutput.prepare() {
-      Loadctl.fail(usage: .invalidValue(problem, command: invocation.command))
+      Loadctl.fail(
+        usage: .invalidValue(problem, command: invocation.command), json: invocation.json)
     }
     let shutdown = Shutdown(
       deadline: .seconds(2), flush: { stdout.flush() },

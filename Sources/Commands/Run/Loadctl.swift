@@ -20,7 +20,7 @@ package enum Loadctl {
     do throws(UsageError) {
       result = try parse(arguments, spec: program)
     } catch {
-      fail(usage: error)
+      fail(usage: error, json: arguments.prefix { $0 != "--" }.contains("--json"))
     }
     switch result {
     case .version:
@@ -54,25 +54,52 @@ package enum Loadctl {
     await run(invocation, environment)
   }
 
-  /// Prints a usage error and exits 64.
-  package static func fail(usage error: UsageError) -> Never {
+  /// Prints a usage error and exits 64; with `--json`, also an `error` event on stdout.
+  package static func fail(usage error: UsageError, json: Bool = false) -> Never {
     printErr(error.render(program: CommandTable.program) + "\n")
+    if json {
+      printOut(
+        errorEvent(
+          command: error.command, kind: "usage", message: error.message,
+          status: UsageError.exitCode))
+    }
     exit(UsageError.exitCode)
   }
 
-  /// Prints `Error: message` and exits 65 (bad input data).
-  package static func fail(badInput message: String) -> Never {
+  /// Prints `Error: message` and exits 65 (bad input data); with `--json`, also an `error`
+  /// event on stdout.
+  package static func fail(badInput message: String, command: String? = nil, json: Bool = false)
+    -> Never
+  {
     printErr("Error: \(message.escapingControlCharacters)\n")
-    exit(CommandRuntime.ExitStatus.badInput)
+    let status = CommandRuntime.ExitStatus.badInput
+    if json {
+      printOut(errorEvent(command: command, kind: "bad_input", message: message, status: status))
+    }
+    exit(status)
+  }
+
+  /// The one line a `--json` run prints on stdout when it ends before its flow could start:
+  /// `{"seq":1,"elapsed_ms":0,"command":…,"event":"error","kind":…,"message":…,"exit_status":…}`.
+  /// `command` is `"loadctl"` when the mistake came before a subcommand was recognised.
+  static func errorEvent(command: String?, kind: String, message: String, status: Int32)
+    -> String
+  {
+    let event: JSONValue = .object([
+      ("seq", .int(1)), ("elapsed_ms", .int(0)), ("command", .string(command ?? "loadctl")),
+      ("event", "error"), ("kind", .string(kind)), ("message", .string(message)),
+      ("exit_status", .int(Int(status))),
+    ])
+    return event.serialized + "\n"
   }
 
   /// Opens `--input` (a file, or `-` for stdin), or exits 65 with one clear line.
-  package static func openInput(_ path: String?) -> (Int32, Bool)? {
+  package static func openInput(_ path: String?, for invocation: Invocation) -> (Int32, Bool)? {
     guard let path else { return nil }
     do throws(InputFile.Failure) {
       return try InputFile.open(path, option: "--input")
     } catch {
-      fail(badInput: error.message)
+      fail(badInput: error.message, command: invocation.command, json: invocation.json)
     }
   }
 

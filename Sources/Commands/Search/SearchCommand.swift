@@ -60,13 +60,13 @@ package enum SearchCommand {
       queries = try SearchQueries(invocation, stdinIsTerminal: isatty(0) == 1)
       source = try SearchSource(invocation)
     } catch let error as UsageError {
-      Loadctl.fail(usage: error)
+      Loadctl.fail(usage: error, json: invocation.json)
     } catch {
-      Loadctl.fail(badInput: "\(error)")
+      Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
     }
     let naive = invocation.flag("naive")
     let debounce = naive ? Duration.zero : invocation.duration("debounce") ?? .milliseconds(300)
-    let inputFD = queries.openInput()
+    let inputFD = queries.openInput(for: invocation)
     let options: [(String, JSONValue)] =
       [
         ("mode", naive ? "naive" : "latest"),

@@ -82,9 +82,9 @@ struct SearchQueries: Sendable {
   }
 
   /// Opens `--input` (exits 65 with one line when it can't); `nil` for the other sources.
-  func openInput() -> (Int32, Bool)? {
+  func openInput(for invocation: Invocation) -> (Int32, Bool)? {
     guard case .input(let path) = source else { return nil }
-    return Loadctl.openInput(path)
+    return Loadctl.openInput(path, for: invocation)
   }
 
   /// The lines of the argument or of the typing; empty for `--input`.

@@ -56,10 +56,10 @@ package enum TickerCommand {
       buffer = try TickerBuffer.parse(invocation.string("buffer") ?? "")
       random = try randomSettings(invocation)
     } catch {
-      Loadctl.fail(usage: error)
+      Loadctl.fail(usage: error, json: invocation.json)
     }
     let from = invocation.string("from")
-    let input = from.map(openFrom)
+    let input = from.map { openFrom($0, for: invocation) }
     let count = invocation.int("count")
     let options: [(String, JSONValue)] = [
       ("source", from == nil ? "random" : "lines"),
@@ -91,11 +91,11 @@ package enum TickerCommand {
   }
 
   /// Opens `--from`, or exits 65 with one clear line.
-  private static func openFrom(_ path: String) -> (Int32, Bool) {
+  private static func openFrom(_ path: String, for invocation: Invocation) -> (Int32, Bool) {
     do throws(InputFile.Failure) {
       return try InputFile.open(path, option: "--from")
     } catch {
-      Loadctl.fail(badInput: error.message)
+      Loadctl.fail(badInput: error.message, command: invocation.command, json: invocation.json)
     }
   }
 

@@ -44,9 +44,9 @@ package enum TimerCommand {
     let paused = invocation.flag("paused")
     let input = invocation.string("input")
     if let problem = problem(invocation) {
-      Loadctl.fail(usage: .invalidValue(problem, command: spec.name))
+      Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: invocation.json)
     }
-    let inputFD = Loadctl.openInput(input)
+    let inputFD = Loadctl.openInput(input, for: invocation)
     let options: [(String, JSONValue)] = [
       ("interval_ms", .double(EventOutput.milliseconds(interval))),
       ("ticks", tickLimit.map(JSONValue.int) ?? .null),

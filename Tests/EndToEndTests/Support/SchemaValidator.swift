@@ -8,7 +8,7 @@ import Foundation
 
 /// Validates captured JSON Lines against a JSON Schema with `scripts/validate_events.py`.
 ///
-/// The schema in `docs/events.schema.json` is the published contract; checking real output
+/// The schemas in `docs/schema/` are the published contract; checking real output
 /// against it catches drift between what loadctl writes and what the docs promise. The check
 /// needs python3 with `jsonschema`: tests gate on `isAvailable`, and CI installs it.
 ///
@@ -49,9 +49,9 @@ enum SchemaValidator {
   /// This file's path; a default `#filePath` argument would be the caller's.
   private static let ownPath: String = #filePath
 
-  /// The published schema of loadctl's events.
-  static var eventsSchema: URL {
-    repositoryRoot().appendingPathComponent("docs/events.schema.json")
+  /// The schema of the `error` event any `--json` run prints when it ends before its flow.
+  static var errorSchema: URL {
+    repositoryRoot().appendingPathComponent("docs/schema/error.schema.json")
   }
 
   /// The schema of one subcommand's events, `docs/schema/<command>.schema.json`.
@@ -69,7 +69,7 @@ enum SchemaValidator {
   /// - Returns: One `line N: <error>` entry per invalid line; empty when every line is valid.
   /// - Throws: `HarnessError` when the script cannot run or fails for another reason (a broken
   ///   schema, missing `jsonschema`, no input lines), with its stderr.
-  static func failures(of lines: [String], schema: URL = eventsSchema) async throws -> [String] {
+  static func failures(of lines: [String], schema: URL) async throws -> [String] {
     let input = lines.map { $0 + "\n" }.joined()
     let outcome = try await LoadctlProcess.run(
       executable: python, arguments: [script.path, schema.path, "-"], stdin: .text(input))
