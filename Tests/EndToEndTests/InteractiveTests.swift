@@ -37,7 +37,7 @@ import Testing
         ["wait", "failed(offline)"], ["send", "r"], ["wait", "(retry)"], ["wait", "attempt 2"],
         ["wait", "→ failed"], ["send", "q"],
       ],
-      Self.failing + ["--no-color"])
+      Self.failing + ["-i", "--no-color"])
     #expect(result.error == nil)
     #expect(result.exit == 0)
     #expect(result.termiosRestored)
@@ -67,12 +67,43 @@ import Testing
     var steps: [[String]] = [["wait", "loading"]]
     if let key { steps.append(["send", key]) }
     if let signal { steps.append(["signal", signal]) }
-    let result = try await Self.runOnTerminal(steps, ["profile", "--latency", "30s"])
+    let result = try await Self.runOnTerminal(steps, ["profile", "-i", "--latency", "30s"])
     #expect(result.error == nil)
     #expect(result.exit == exit)
     #expect(result.signal == bySignal)
     #expect(result.termiosRestored, "stty -g differs after the run")
     #expect(result.output.contains("loading → \u{1B}[1midle\u{1B}[0m (cancelled)"))
+  }
+
+  /// At a terminal a load ends by itself, as in a pipe: keys only with `-i`.
+  @Test func profileAtATerminalLoadsSettlesAndEnds() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "loaded(name: Taylor)"]], ["profile", "--latency", "50ms", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+    #expect(!result.output.contains("keys:"))
+  }
+
+  /// `--no-input` never reads the terminal: a timer with nothing else to end it runs until a
+  /// signal, and `q` typed meanwhile is not read.
+  @Test func noInputNeverReadsTheTerminal() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "ticks: 1 → 2"], ["send", "q"], ["wait", "ticks: 2 → 3"], ["signal", "INT"]],
+      ["timer", "--interval", "50ms", "--no-input", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.signal == SIGINT)
+    #expect(result.termiosRestored)
+    #expect(!result.output.contains("keys:"))
+  }
+
+  /// A timer that ends by itself (`--ticks`) reads no keys unless asked with `-i`.
+  @Test func timerWithTicksEndsWithoutKeys() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "ticks: 2 → 3"]], ["timer", "--interval", "20ms", "--ticks", "3", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    #expect(!result.output.contains("keys:"))
   }
 
   @Test func searchTypingEditsTheQueryLive() async throws {
@@ -91,7 +122,7 @@ import Testing
 
   @Test func spinnerDrawsOnATerminalWhileLoading() async throws {
     let result = try await Self.runOnTerminal(
-      [["wait", "loading…"], ["send", "q"]], ["profile", "--latency", "30s"])
+      [["wait", "loading…"], ["send", "q"]], ["profile", "-i", "--latency", "30s"])
     #expect(result.termiosRestored)
     #expect(result.output.contains("⠙ loading…") || result.output.contains("⠋ loading…"))
   }
@@ -99,7 +130,7 @@ import Testing
   @Test(arguments: [["NO_COLOR": "1"], ["TERM": "dumb"]])
   func colourIsOffWhenAsked(environment: [String: String]) async throws {
     let result = try await Self.runOnTerminal(
-      [["wait", "idle → loading"], ["send", "q"]], ["profile", "--latency", "30s"],
+      [["wait", "idle → loading"], ["send", "q"]], ["profile", "-i", "--latency", "30s"],
       environment: environment)
     #expect(result.termiosRestored)
     #expect(result.output.contains("profile  idle → loading"))
@@ -107,7 +138,7 @@ import Testing
 
   @Test func colourIsOnAtATerminal() async throws {
     let result = try await Self.runOnTerminal(
-      [["wait", "loading"], ["send", "q"]], ["profile", "--latency", "30s"])
+      [["wait", "loading"], ["send", "q"]], ["profile", "-i", "--latency", "30s"])
     #expect(result.output.contains("\u{1B}[36mprofile\u{1B}[0m"))
   }
 }

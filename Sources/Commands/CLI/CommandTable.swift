@@ -21,7 +21,9 @@ package enum CommandTable {
       Run async loading flows with structured concurrency and watch every state transition as \
       it happens. Text by default; JSON Lines with --json.
       """,
-    globalOptions: ProgramSpec.standardGlobals + [clockOption, traceOption, timelineOption],
+    globalOptions: ProgramSpec.standardGlobals + [
+      interactiveOption, noInputOption, clockOption, traceOption, timelineOption,
+    ],
     commands: entries.map(\.spec),
     exitStatuses: [
       .init("0", "The flow finished."),
@@ -32,6 +34,17 @@ package enum CommandTable {
       .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
     ])
+
+  /// `-i, --interactive`: read keys at a terminal even when the flow would end by itself.
+  static let interactiveOption = OptionSpec.flag(
+    "interactive", short: "i",
+    help: "At a terminal, read keys even when the flow ends by itself (profile, timer with "
+      + "--ticks or --duration); it then ends with q.")
+
+  /// `--no-input`: never read the terminal.
+  static let noInputOption = OptionSpec.flag(
+    "no-input", help: "Never read keys from the terminal, even when nothing else would end the run."
+  )
 
   /// `--clock continuous|virtual`, for every subcommand.
   static let clockOption = OptionSpec.value(

@@ -58,13 +58,18 @@ package enum ProfileCommand {
         fetch: source.fetcher(clock: context.clock), clock: context.clock, retries: retries,
         backoff: backoff)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-      return await runFlow(flow, lines: lines, context: context)
+      return await runFlow(
+        flow, lines: lines, interactive: invocation.flag("interactive"), context: context)
     }
   }
 
-  /// Where actions come from after the first load: input lines, keys at a terminal, or nothing.
-  static func input(lines: AsyncStream<RawLine>?, context: RunContext) -> AnyInput<ProfileAction>? {
+  /// Where actions come from after the first load: input lines, keys at a terminal when asked
+  /// with `-i` (the load ends by itself, so it does not wait for keys otherwise), or nothing.
+  static func input(
+    lines: AsyncStream<RawLine>?, interactive: Bool, context: RunContext
+  ) -> AnyInput<ProfileAction>? {
     if let lines { return AnyInput(context.input(lines, parse: ProfileAction.parse)) }
+    guard interactive else { return nil }
     let keys = context.terminal.keyActions(legend: "keys: l load · r retry · q quit") {
       key -> KeyResult<ProfileAction> in
       switch key {
@@ -79,7 +84,8 @@ package enum ProfileCommand {
 
   /// Runs the flow: an initial `load`, then the input's actions, until everything settled.
   package static func runFlow(
-    _ flow: ProfileFlow, lines: AsyncStream<RawLine>?, context: RunContext
+    _ flow: ProfileFlow, lines: AsyncStream<RawLine>?, interactive: Bool = false,
+    context: RunContext
   ) async -> FlowEnd {
     let renderer = StoreRenderer<ProfileState, ProfileAction>(
       output: context.output,
@@ -96,7 +102,8 @@ package enum ProfileCommand {
         phase == "started" && info.label == "backoff" ? "waiting to retry" : nil
       })
     let store = Store(initialState: ProfileState(), reducer: flow.reduce)
-    let inputs = Prepended([.load], then: input(lines: lines, context: context))
+    let inputs = Prepended(
+      [.load], then: input(lines: lines, interactive: interactive, context: context))
     let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     let state = result.state
     var fields: [(String, JSONValue)] = [("state", state.snapshot)]

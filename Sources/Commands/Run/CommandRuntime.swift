@@ -60,7 +60,7 @@ package enum CommandRuntime {
 
     let virtual = invocation.string("clock") == "virtual"
     let session = TerminalSession(
-      isInteractive: isatty(0) == 1 && !virtual,
+      isInteractive: isatty(0) == 1 && !virtual && !invocation.flag("no-input"),
       interrupt: { shutdown.request(.signal(.interrupt)) }, quit: { shutdown.request(.quit) },
       legend: { legend in
         stderr.write(style.dim(legend) + "\n")

@@ -58,7 +58,8 @@ package enum TimerCommand {
       let flow = TimerFlow(clock: context.clock, interval: interval, tickLimit: tickLimit)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await TimerRun(flow: flow, context: context).run(
-        paused: paused, duration: duration, lines: lines)
+        paused: paused, duration: duration, lines: lines,
+        interactive: invocation.flag("interactive"))
     }
   }
 
@@ -69,8 +70,14 @@ package enum TimerCommand {
       let text = invocation.string(name) ?? "0"
       return "invalid value '\(text)' for '--\(name)' (must be more than 0)"
     }
-    // Keys can start a paused timer only at a terminal on real time (see TerminalSession).
-    let keys = isatty(0) == 1 && invocation.string("clock") != "virtual"
+    // Keys can start a paused timer only at a terminal on real time (see TerminalSession), and
+    // only when the run reads them (see `TimerRun.run`).
+    let wantsKeys =
+      invocation.flag("interactive")
+      || (invocation.int("ticks") == nil && invocation.duration("duration") == nil)
+    let keys =
+      isatty(0) == 1 && invocation.string("clock") != "virtual" && !invocation.flag("no-input")
+      && wantsKeys
     if invocation.flag("paused"), invocation.string("input") == nil, !keys {
       return "'--paused' needs '--input' or a terminal: nothing else could start the timer"
     }

@@ -57,11 +57,17 @@ package struct TimerRun: Sendable {
 
   /// Runs until the tick limit, the deadline, the end of input with the timer stopped, or
   /// cancellation.
-  package func run(paused: Bool, duration: Duration?, lines: AsyncStream<RawLine>?) async
+  ///
+  /// Keys are read at a terminal when nothing else ends the run (no `--ticks`, no `--duration`)
+  /// or when `interactive` (`-i`) asks for them.
+  package func run(
+    paused: Bool, duration: Duration?, lines: AsyncStream<RawLine>?, interactive: Bool = false
+  ) async
     -> FlowEnd
   {
     let (result, stats, deadline) = await withTaskGroup(of: Outcome.self) { group in
-      group.addTask { await runStore(paused: paused, lines: lines) }
+      let keys = interactive || (flow.tickLimit == nil && duration == nil)
+      group.addTask { await runStore(paused: paused, lines: lines, keys: keys) }
       if let duration {
         // The timer starts a moment after the run, so its tick due at `duration` comes a
         // fraction of a millisecond after it; the grace lets that tick land, so `--duration 3s`
@@ -97,9 +103,9 @@ package struct TimerRun: Sendable {
     return end(result?.state ?? TimerState(), stats: stats, endedBy: endedBy)
   }
 
-  private func runStore(paused: Bool, lines: AsyncStream<RawLine>?) async -> Outcome {
+  private func runStore(paused: Bool, lines: AsyncStream<RawLine>?, keys: Bool) async -> Outcome {
     let store = Store(initialState: TimerState(), reducer: flow.reduce)
-    let inputs = Prepended(paused ? [] : [.start], then: input(lines: lines))
+    let inputs = Prepended(paused ? [] : [.start], then: input(lines: lines, keys: keys))
     let renderer = makeRenderer()
     var stats = Stats()
     let result = await store.run(inputs: inputs, onCancel: .stop) { event in
@@ -110,8 +116,9 @@ package struct TimerRun: Sendable {
   }
 
   /// Input lines; else keys at a terminal; else nothing (the timer runs until a limit or Ctrl-C).
-  private func input(lines: AsyncStream<RawLine>?) -> AnyInput<TimerAction>? {
+  private func input(lines: AsyncStream<RawLine>?, keys: Bool) -> AnyInput<TimerAction>? {
     if let lines { return AnyInput(context.input(lines, parse: TimerAction.parse)) }
+    guard keys else { return nil }
     let legend = "keys: space toggle · s start · p stop · r reset · q quit"
     let keys = context.terminal.keyActions(legend: legend) { key -> KeyResult<TimerAction> in
       switch key {
