@@ -82,7 +82,11 @@ struct FishCompletions {
       switch CompletionAction(kind) {
       case .none: parts.append("-x")
       case .files: parts.append("-r -F")
-      case .words(let words): parts.append("-x -a \(quoted(words.joined(separator: " ")))")
+      case .words(let words):
+        // A tab with nothing after it gives each value an empty description, so fish does not
+        // repeat the option's whole description beside every value.
+        let list = words.map { $0 + "\\t" }.joined(separator: " ")
+        parts.append("-x -a \(quoted(list))")
       }
     }
     parts.append("-d \(quoted(option.help))")

@@ -104,7 +104,7 @@ struct ZshCompletions {
     switch CompletionAction(kind) {
     case .none: " "
     case .files: "_files"
-    case .words(let words): "(\(words.joined(separator: " ")))"
+    case .words(let words): "(\(words.map(messageEscaped).joined(separator: " ")))"
     }
   }
 

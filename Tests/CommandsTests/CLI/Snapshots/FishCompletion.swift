@@ -48,7 +48,7 @@ extension Snapshots {
     complete -c loadctl -s h -l help -d 'Show help information.'
     complete -c loadctl -n '__loadctl_using run' -s r -l rate -x -d 'Requests per second.'
     complete -c loadctl -n '__loadctl_using run' -s l -l latency -x -d 'Simulated latency of each request.'
-    complete -c loadctl -n '__loadctl_using run' -l policy -x -a 'drop latest queue parallel' -d 'What to do with a request that arrives while another is running.'
+    complete -c loadctl -n '__loadctl_using run' -l policy -x -a 'drop\\t latest\\t queue\\t parallel\\t' -d 'What to do with a request that arrives while another is running.'
     complete -c loadctl -n '__loadctl_using run' -l count -x -d 'Stop after this many requests.'
     complete -c loadctl -n '__loadctl_using run' -l offset -x -d 'Shift every timestamp by this many milliseconds.'
     complete -c loadctl -n '__loadctl_using run' -l min -x -d 'The lowest value to accept [inclusive]; it\'s \\ "checked" first.'
@@ -56,6 +56,8 @@ extension Snapshots {
     complete -c loadctl -n '__loadctl_using run' -s n -l dry-run -d 'Print the plan without sending anything.'
     complete -c loadctl -n '__loadctl_using tick' -s i -l input -r -F -d 'The recording, or - for standard input.'
     complete -c loadctl -n '__loadctl_using tick' -l speed -x -d 'Playback speed.'
+    complete -c loadctl -n '__loadctl_using tick' -l window -x -a 'last:10\\t all\\t' -d 'Which ticks to keep: last:N or all.'
+    complete -c loadctl -n '__loadctl_using tick' -a 'up down'
     complete -c loadctl -n '__loadctl_using help' -a 'run tick help completions'
     complete -c loadctl -n '__loadctl_using completions' -a 'bash zsh fish'
 

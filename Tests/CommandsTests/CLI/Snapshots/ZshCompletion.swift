@@ -56,8 +56,9 @@ extension Snapshots {
                 $globals \
                 '(-i --input)'{-i+,--input=}'[The recording, or - for standard input.]:FILE:_files' \
                 '--speed=[Playback speed.]:NUMBER: ' \
+                '--window=[Which ticks to keep: last:N or all.]:WINDOW:(last\:10 all)' \
                 '(- *)'{-h,--help}'[Show help information.]' \
-                '*:labels: ' \
+                '*:labels:(up down)' \
                 && ret=0
               ;;
             help)
