@@ -111,23 +111,15 @@ _loadctl() {
       fi
       ;;
     help)
-      case "$opt" in
-        --clock) _loadctl_reply "continuous virtual"; return ;;
-        --trace) _loadctl_files; return ;;
-      esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
+        _loadctl_reply "--man --help -h"
       else
         _loadctl_reply "profile search counter timer ticker help completions"
       fi
       ;;
     completions)
-      case "$opt" in
-        --clock) _loadctl_reply "continuous virtual"; return ;;
-        --trace) _loadctl_files; return ;;
-      esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --clock --trace --timeline --help -h"
+        _loadctl_reply "--help -h"
       else
         _loadctl_reply "bash zsh fish"
       fi

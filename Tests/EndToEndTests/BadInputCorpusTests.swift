@@ -141,7 +141,7 @@ extension BadInputCase {
   private static let global: [BadInputCase] = [
     .usage(nil, ["bogus"], "unknown subcommand 'bogus'"),
     .usage(nil, ["profil"], "unknown subcommand 'profil'. Did you mean 'profile'?"),
-    .usage(nil, ["--json"], "missing subcommand (one of: …"),
+    .usage(nil, ["version"], "unknown subcommand 'version'. Did you mean '--version'?"),
     .usage(nil, ["--bogus", "profile"], "unknown option '--bogus'"),
     .usage(nil, ["-x", "profile"], "unknown option '-x'"),
     .usage(
@@ -159,6 +159,8 @@ extension BadInputCase {
     .usage(
       "completions", ["tcsh"], "invalid value 'tcsh' for '<shell>' (choose from bash, zsh, fish)"),
     .usage("completions", ["bash", "zsh"], "unexpected argument 'zsh'"),
+    .usage(
+      "completions", ["bash", "--trace", "x"], "option '--trace' cannot be used with 'completions'"),
     .usage(
       nil, [String(repeating: "x", count: 100_000)],
       "unknown subcommand '\(String(repeating: "x", count: 100_000))'"),

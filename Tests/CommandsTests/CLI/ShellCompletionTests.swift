@@ -31,6 +31,8 @@ import Testing
     ("loadctl tick up d", ["down"]),
     ("loadctl help r", ["run"]),
     ("loadctl completions ", ["bash", "fish", "zsh"]),
+    ("loadctl completions --", ["--help"]),
+    ("loadctl help --", ["--help", "--man"]),
   ]
 
   @Test(

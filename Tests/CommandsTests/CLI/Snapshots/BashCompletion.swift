@@ -82,21 +82,15 @@ extension Snapshots {
           fi
           ;;
         help)
-          case "$opt" in
-            --config|-c) _loadctl_files; return ;;
-          esac
           if [[ $cur == -* ]]; then
-            _loadctl_reply "--json --no-color --quiet -q --config -c --help -h"
+            _loadctl_reply "--man --help -h"
           else
             _loadctl_reply "run tick help completions"
           fi
           ;;
         completions)
-          case "$opt" in
-            --config|-c) _loadctl_files; return ;;
-          esac
           if [[ $cur == -* ]]; then
-            _loadctl_reply "--json --no-color --quiet -q --config -c --help -h"
+            _loadctl_reply "--help -h"
           else
             _loadctl_reply "bash zsh fish"
           fi

@@ -63,14 +63,13 @@ extension Snapshots {
               ;;
             help)
               _arguments -s -S \
-                $globals \
+                '--man[Print the manual page (roff) for the whole program instead.]' \
                 '(- *)'{-h,--help}'[Show help information.]' \
                 '::subcommand:(run tick help completions)' \
                 && ret=0
               ;;
             completions)
               _arguments -s -S \
-                $globals \
                 '(- *)'{-h,--help}'[Show help information.]' \
                 ':shell:(bash zsh fish)' \
                 && ret=0
