@@ -31,6 +31,11 @@ function __loadctl_using --argument-names name
     test "$current" = "$name"
 end
 
+function __loadctl_takes_globals --description 'Whether the global options apply here'
+    set -l current (__loadctl_subcommand)
+    not contains -- "$current" help completions
+end
+
 complete -c loadctl -f
 complete -c loadctl -n __loadctl_needs_subcommand -a profile -d 'Load a profile: idle → loading → loaded | failed, with retry and cancel.'
 complete -c loadctl -n __loadctl_needs_subcommand -a search -d 'Search as you type: debounce, latest wins, never a stale result (--naive: the race).'
@@ -40,12 +45,14 @@ complete -c loadctl -n __loadctl_needs_subcommand -a ticker -d 'Watch a live pri
 complete -c loadctl -n __loadctl_needs_subcommand -a help -d 'Show help for a subcommand.'
 complete -c loadctl -n __loadctl_needs_subcommand -a completions -d 'Print a shell completion script.'
 complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the version.'
-complete -c loadctl -l json -d 'Print machine-readable output as JSON Lines.'
-complete -c loadctl -l no-color -d 'Do not use colors or other terminal escape codes.'
-complete -c loadctl -s q -l quiet -d 'Print only errors and the final result.'
-complete -c loadctl -l clock -x -a 'continuous virtual' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
-complete -c loadctl -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'
-complete -c loadctl -l timeline -d 'At the end, draw each effect\'s lifetime on stderr (█ running, ✓ ╳ ✗ ends).'
+complete -c loadctl -n __loadctl_takes_globals -l json -d 'Print machine-readable output as JSON Lines.'
+complete -c loadctl -n __loadctl_takes_globals -l no-color -d 'Do not use colors or other terminal escape codes.'
+complete -c loadctl -n __loadctl_takes_globals -s q -l quiet -d 'Print only errors and the final result.'
+complete -c loadctl -n __loadctl_takes_globals -s i -l interactive -d 'At a terminal, read keys even when the flow ends by itself (profile, timer with --ticks or --duration); it then ends with q.'
+complete -c loadctl -n __loadctl_takes_globals -l no-input -d 'Never read keys from the terminal, even when nothing else would end the run.'
+complete -c loadctl -n __loadctl_takes_globals -l clock -x -a 'continuous\\t virtual\\t' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
+complete -c loadctl -n __loadctl_takes_globals -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'
+complete -c loadctl -n __loadctl_takes_globals -l timeline -d 'At the end, draw each effect\'s lifetime on stderr (█ running, ✓ ╳ ✗ ends).'
 complete -c loadctl -s h -l help -d 'Show help information.'
 complete -c loadctl -n '__loadctl_using profile' -l latency -x -d 'Delay of the built-in demo API.'
 complete -c loadctl -n '__loadctl_using profile' -l fail -x -d 'Make the demo API fail with MESSAGE.'
@@ -68,8 +75,9 @@ complete -c loadctl -n '__loadctl_using search' -l latency -x -d 'Simulated dela
 complete -c loadctl -n '__loadctl_using search' -l jitter -x -d 'Random extra delay per request, up to DURATION.'
 complete -c loadctl -n '__loadctl_using search' -l seed -x -d 'Seed of the jitter, to reproduce a run.'
 complete -c loadctl -n '__loadctl_using counter' -l delay -x -d 'How long a delayed increment waits.'
-complete -c loadctl -n '__loadctl_using counter' -l policy -x -a 'drop latest queue parallel' -d 'What a delayed increment does while another one is pending.'
+complete -c loadctl -n '__loadctl_using counter' -l policy -x -a 'drop\\t latest\\t queue\\t parallel\\t' -d 'What a delayed increment does while another one is pending.'
 complete -c loadctl -n '__loadctl_using counter' -l input -r -F -d 'Read actions from FILE (- for stdin), one per line.'
+complete -c loadctl -n '__loadctl_using counter' -a '+ - d c increment decrement delayed cancel'
 complete -c loadctl -n '__loadctl_using timer' -l interval -x -d 'Time between ticks.'
 complete -c loadctl -n '__loadctl_using timer' -l ticks -x -d 'End when the tick count reaches N.'
 complete -c loadctl -n '__loadctl_using timer' -l duration -x -d 'End after DURATION, running or not.'
@@ -80,7 +88,8 @@ complete -c loadctl -n '__loadctl_using ticker' -l min -x -d 'Lowest random pric
 complete -c loadctl -n '__loadctl_using ticker' -l max -x -d 'Highest random price.'
 complete -c loadctl -n '__loadctl_using ticker' -l seed -x -d 'Seed of the random prices (SplitMix64); without it a random seed, shown in start.'
 complete -c loadctl -n '__loadctl_using ticker' -l count -x -d 'Stop after N ticks.'
-complete -c loadctl -n '__loadctl_using ticker' -l buffer -x -d 'When a live feed outruns the output: newest:N, oldest:N or unbounded.'
+complete -c loadctl -n '__loadctl_using ticker' -l buffer -x -a 'newest:1024\\t oldest:1024\\t unbounded\\t' -d 'When a live feed outruns the output: newest:N, oldest:N or unbounded.'
 complete -c loadctl -n '__loadctl_using ticker' -l from -r -F -d 'Read prices from FILE, or - for stdin, one number per line, as they arrive.'
+complete -c loadctl -n '__loadctl_using help' -l man -d 'Print the manual page (roff) for the whole program instead.'
 complete -c loadctl -n '__loadctl_using help' -a 'profile search counter timer ticker help completions'
 complete -c loadctl -n '__loadctl_using completions' -a 'bash zsh fish'

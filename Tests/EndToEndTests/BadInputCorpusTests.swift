@@ -54,6 +54,21 @@ import Testing
     #expect(events.last?.value(at: "state.profile.city") as? String == "Seoul")
   }
 
+  /// Without `--json` nothing reaches stdout; with it, exactly one `error` event (before `--`).
+  private func expectErrorEventOnlyWithJSON(
+    _ row: BadInputCase, _ stdout: [String], kind: String
+  ) throws {
+    guard row.arguments.prefix(while: { $0 != "--" }).contains("--json") else {
+      #expect(stdout.isEmpty)
+      return
+    }
+    let events = try JSONLines.parse(stdout)
+    #expect(events.count == 1)
+    #expect(events.first?.event == "error")
+    #expect(events.first?.string("kind") == kind)
+    #expect(events.first?.integer("exit_status") == Int(row.expected.status))
+  }
+
   private func check(_ row: BadInputCase) async throws {
     let directory = try row.makeFiles()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -84,10 +99,10 @@ import Testing
       #expect(
         stderr.dropFirst().first?.hasPrefix("Usage: loadctl \(command ?? "<subcommand>")") == true)
       #expect(stderr.last == "See '\(help)' for more information.")
-      #expect(outcome.stdout.isEmpty)
+      try expectErrorEventOnlyWithJSON(row, outcome.stdout, kind: "usage")
     case .badFile:
       #expect(stderr == ["Error: \(message)"])
-      #expect(outcome.stdout.isEmpty)
+      try expectErrorEventOnlyWithJSON(row, outcome.stdout, kind: "bad_input")
     case .badLine(let command, _):
       let context = try #require(BadInputCase.lineContexts[command])
       let line = context.before.count + 1
@@ -141,7 +156,7 @@ extension BadInputCase {
   private static let global: [BadInputCase] = [
     .usage(nil, ["bogus"], "unknown subcommand 'bogus'"),
     .usage(nil, ["profil"], "unknown subcommand 'profil'. Did you mean 'profile'?"),
-    .usage(nil, ["--json"], "missing subcommand (one of: …"),
+    .usage(nil, ["version"], "unknown subcommand 'version'. Did you mean '--version'?"),
     .usage(nil, ["--bogus", "profile"], "unknown option '--bogus'"),
     .usage(nil, ["-x", "profile"], "unknown option '-x'"),
     .usage(
@@ -159,6 +174,8 @@ extension BadInputCase {
     .usage(
       "completions", ["tcsh"], "invalid value 'tcsh' for '<shell>' (choose from bash, zsh, fish)"),
     .usage("completions", ["bash", "zsh"], "unexpected argument 'zsh'"),
+    .usage(
+      "completions", ["bash", "--trace", "x"], "option '--trace' cannot be used with 'completions'"),
     .usage(
       nil, [String(repeating: "x", count: 100_000)],
       "unknown subcommand '\(String(repeating: "x", count: 100_000))'"),

@@ -7,7 +7,8 @@
 /// (use `--name=-text` otherwise). Giving a non-repeatable option twice keeps the last value.
 /// `-h`/`--help` anywhere before `--` asks for help; it wins over `--version`, and both win
 /// over errors elsewhere on the line (except an unknown subcommand, for which there is no
-/// help to show).
+/// help to show). A line with no subcommand, only global options, shows the top-level help;
+/// `help` and `completions` refuse the global options, which could not change their output.
 ///
 /// - Parameters:
 ///   - arguments: The command line without the program name (`argv[1...]`).
@@ -89,8 +90,7 @@ private struct ArgumentScanner {
       return
     }
     guard let found = program.command(named: argument) else {
-      let error = UsageError.unknownSubcommand(
-        argument, suggestion: suggestion(for: argument, among: program.allCommandNames))
+      let error = UsageError.unknownSubcommand(argument, suggestion: subcommandHint(argument))
       unknownSubcommand = unknownSubcommand ?? error
       throw error
     }
@@ -165,9 +165,23 @@ private struct ArgumentScanner {
     values[option.name] = option.repeatable ? (values[option.name] ?? []) + [value] : [value]
   }
 
-  /// The error for an option not in scope: misplaced if some subcommand declares it,
-  /// otherwise unknown, with a suggestion among the long options in scope.
+  /// The likely meaning of an unknown subcommand word: a subcommand spelled nearly so, else the
+  /// top-level option spelled so without its dashes (`version` for `--version`).
+  private func subcommandHint(_ word: String) -> String? {
+    if let near = suggestion(for: word, among: program.allCommandNames) { return near }
+    let spellings = program.listedOptions(for: nil).map(\.longForm)
+    return spellings.first { $0 == "--" + word }
+  }
+
+  /// The error for an option not in scope: a global one the subcommand refuses, misplaced if
+  /// some subcommand declares it, otherwise unknown, with a suggestion among the long options
+  /// in scope.
   private func unknownOption(_ text: String) -> UsageError {
+    if let command, !command.acceptsGlobalOptions,
+      program.globalOptions.contains(where: { $0.spellings.contains(text) })
+    {
+      return .inapplicableOption(text, command: command.name)
+    }
     let declaredElsewhere = program.commands.contains { spec in
       spec.options.contains { $0.longForm == text || $0.short.map { "-\($0)" } == text }
     }
@@ -179,7 +193,12 @@ private struct ArgumentScanner {
   }
 
   private func finish() throws(UsageError) -> ParseResult {
-    guard let command else { throw .missingSubcommand(choices: program.allCommandNames) }
+    guard let command else { return .help(command: nil) }
+    if !command.acceptsGlobalOptions,
+      let given = program.globalOptions.first(where: { values[$0.name] != nil })
+    {
+      throw .inapplicableOption(given.longForm, command: command.name)
+    }
     let specs = command.positionals
     let required = specs.filter { !$0.isOptional }.count
     if positionals.count < required {
@@ -200,7 +219,16 @@ private struct ArgumentScanner {
       }
     }
     switch command.name {
-    case "help": return .help(command: positionals.first)
+    case "help":
+      if values[ProgramSpec.manOption.name] != nil {
+        if let subcommand = positionals.first {
+          throw .invalidValue(
+            "'--man' prints the manual of the whole program, not of '\(subcommand)'",
+            command: command.name)
+        }
+        return .manual
+      }
+      return .help(command: positionals.first)
     case "completions": return .completions(shell: positionals[0])
     default:
       return .run(

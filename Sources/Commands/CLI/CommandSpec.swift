@@ -12,6 +12,9 @@ package struct CommandSpec: Sendable, Equatable {
   package var positionals: [PositionalSpec]
   /// Complete command lines, shown under `EXAMPLES:`.
   package var examples: [String]
+  /// Whether the program's global options apply; a built-in such as `completions`, whose
+  /// output they cannot change, refuses them rather than silently ignoring them.
+  package var acceptsGlobalOptions: Bool
 
   package init(
     name: String,
@@ -19,7 +22,8 @@ package struct CommandSpec: Sendable, Equatable {
     discussion: String = "",
     options: [OptionSpec] = [],
     positionals: [PositionalSpec] = [],
-    examples: [String] = []
+    examples: [String] = [],
+    acceptsGlobalOptions: Bool = true
   ) {
     self.name = name
     self.summary = summary
@@ -27,6 +31,7 @@ package struct CommandSpec: Sendable, Equatable {
     self.options = options
     self.positionals = positionals
     self.examples = examples
+    self.acceptsGlobalOptions = acceptsGlobalOptions
   }
 
   /// The usage line after the program name, such as `run [options] <url>`.

@@ -33,6 +33,15 @@ package enum CommandTable {
       .init("130", "Interrupted by SIGINT (the process dies by the signal)."),
       .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
+    ],
+    environment: [
+      .init("NO_COLOR", "When set and not empty, no colours or escape codes (as --no-color)."),
+      .init("TERM", "When dumb, no colours or escape codes."),
+      .init("COLUMNS", "The width help and --timeline wrap to (20 to 1000; otherwise 80)."),
+    ],
+    seeAlso: [
+      "jq(1)",
+      "The JSON Lines events and their JSON Schemas: docs/events.md in the source repository.",
     ])
 
   /// `-i, --interactive`: read keys at a terminal even when the flow would end by itself.

@@ -1,9 +1,9 @@
 /// The shell completion script for `shell`, generated from the command table.
 ///
 /// The scripts complete subcommands (built-ins included), each subcommand's options and the
-/// global options, the words of `choice` values, files for `file` values and positionals,
-/// and `bash|zsh|fish` after `completions`. Install them as `completions/loadctl.bash`,
-/// `completions/_loadctl` and `completions/loadctl.fish` show.
+/// global options, the words of `choice` and `suggested` values, files for `file` values and
+/// positionals, and `bash|zsh|fish` after `completions`. Install them as
+/// `completions/loadctl.bash`, `completions/_loadctl` and `completions/loadctl.fish` show.
 ///
 /// - Parameters:
 ///   - shell: `bash`, `zsh` or `fish`.
@@ -32,7 +32,7 @@ enum CompletionAction: Equatable {
   init(_ kind: ValueKind) {
     switch kind {
     case .file: self = .files
-    case .choice(let choices): self = .words(choices)
+    case .choice(let words), .suggested(let words): self = .words(words)
     default: self = .none
     }
   }

@@ -72,24 +72,35 @@ package struct HelpRenderer: Sendable {
   }
 
   private func row(_ option: OptionSpec) -> (String, String) {
+    (option.helpLabel, Self.text(for: option))
+  }
+
+  private func row(_ positional: PositionalSpec) -> (String, String) {
+    (positional.displayName, Self.text(for: positional))
+  }
+
+  /// An option's help followed by its choices, default and whether it repeats, as help and the
+  /// manual page show it: `Simulated latency. (default: 300ms)`.
+  static func text(for option: OptionSpec) -> String {
     var notes: [String] = []
     if case .choice(let choices) = option.valueKind {
       notes.append("values: " + choices.joined(separator: ", "))
     }
     if let defaultValue = option.defaultValue { notes.append("default: \(defaultValue)") }
     if option.repeatable { notes.append("can be repeated") }
-    return (option.helpLabel, annotated(option.help, notes))
+    return annotated(option.help, notes)
   }
 
-  private func row(_ positional: PositionalSpec) -> (String, String) {
+  /// A positional's help followed by its choices.
+  static func text(for positional: PositionalSpec) -> String {
     var notes: [String] = []
     if case .choice(let choices) = positional.kind {
       notes.append("values: " + choices.joined(separator: ", "))
     }
-    return (positional.displayName, annotated(positional.help, notes))
+    return annotated(positional.help, notes)
   }
 
-  private func annotated(_ text: String, _ notes: [String]) -> String {
+  private static func annotated(_ text: String, _ notes: [String]) -> String {
     notes.isEmpty ? text : "\(text) (\(notes.joined(separator: "; ")))"
   }
 

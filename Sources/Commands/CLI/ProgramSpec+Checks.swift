@@ -58,8 +58,8 @@ extension ProgramSpec {
           problems.append("flag '\(option.longForm)' cannot have a default or repeat")
         }
       case .value(let kind):
-        if case .choice(let choices) = kind,
-          choices.isEmpty || !choices.allSatisfy({ Self.isChoiceWord($0) })
+        if let words = Self.completionWords(kind),
+          words.isEmpty || !words.allSatisfy({ Self.isChoiceWord($0) })
         {
           problems.append("'\(option.longForm)' needs plain words as choices")
         }
@@ -77,6 +77,12 @@ extension ProgramSpec {
     var problems: [String] = []
     for (index, positional) in command.positionals.enumerated() {
       let later = command.positionals[(index + 1)...]
+      if let words = Self.completionWords(positional.kind),
+        words.isEmpty || !words.allSatisfy({ Self.isChoiceWord($0) })
+      {
+        problems.append(
+          "'\(positional.displayName)' of '\(command.name)' needs plain words as choices")
+      }
       if positional.isRepeating, !later.isEmpty {
         problems.append("'\(positional.displayName)' of '\(command.name)' repeats but is not last")
       }
@@ -97,8 +103,16 @@ extension ProgramSpec {
     return text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
   }
 
+  /// The words a completion script offers for `kind`, or `nil` when it offers none.
+  private static func completionWords(_ kind: ValueKind) -> [String]? {
+    switch kind {
+    case .choice(let words), .suggested(let words): words
+    default: nil
+    }
+  }
+
   private static func isChoiceWord(_ text: String) -> Bool {
     !text.isEmpty
-      && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+".contains($0)) }
+      && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+:".contains($0)) }
   }
 }

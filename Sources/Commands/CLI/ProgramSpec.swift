@@ -1,7 +1,7 @@
 /// The whole command table of a program: its global options and its subcommands.
 ///
-/// `parse(_:spec:)`, ``HelpRenderer`` and `completionScript(shell:spec:)` all read this one
-/// value. `-h/--help`, `--version`, `help` and `completions` are built in and need no entry.
+/// `parse(_:spec:)`, ``HelpRenderer``, ``ManPage`` and `completionScript(shell:spec:)` all read
+/// this one value. `-h/--help`, `--version`, `help` and `completions` are built in and need no entry.
 ///
 /// ```swift
 /// let spec = ProgramSpec(
@@ -22,6 +22,17 @@ package struct ProgramSpec: Sendable {
     }
   }
 
+  /// One entry of the manual page's `ENVIRONMENT` section.
+  package struct EnvironmentVariable: Sendable, Equatable {
+    package var name: String
+    package var meaning: String
+
+    package init(_ name: String, _ meaning: String) {
+      self.name = name
+      self.meaning = meaning
+    }
+  }
+
   package var name: String
   package var version: String
   package var overview: String
@@ -29,6 +40,10 @@ package struct ProgramSpec: Sendable {
   package var globalOptions: [OptionSpec]
   package var commands: [CommandSpec]
   package var exitStatuses: [ExitStatus]
+  /// The variables the program reads, for the manual page.
+  package var environment: [EnvironmentVariable]
+  /// The manual page's `SEE ALSO` entries: a page such as `jq(1)`, or a sentence.
+  package var seeAlso: [String]
 
   package init(
     name: String,
@@ -36,7 +51,9 @@ package struct ProgramSpec: Sendable {
     overview: String,
     globalOptions: [OptionSpec] = standardGlobals,
     commands: [CommandSpec],
-    exitStatuses: [ExitStatus] = []
+    exitStatuses: [ExitStatus] = [],
+    environment: [EnvironmentVariable] = [],
+    seeAlso: [String] = []
   ) {
     self.name = name
     self.version = version
@@ -44,6 +61,8 @@ package struct ProgramSpec: Sendable {
     self.globalOptions = globalOptions
     self.commands = commands
     self.exitStatuses = exitStatuses
+    self.environment = environment
+    self.seeAlso = seeAlso
   }
 
   /// The output switches every loadctl subcommand understands.
@@ -61,16 +80,23 @@ package struct ProgramSpec: Sendable {
   /// The shells `completions` can write a script for.
   package static let shells = ["bash", "zsh", "fish"]
 
-  /// The built-in `help [<subcommand>]`.
+  /// The built-in `help --man`: the manual page instead of help.
+  static let manOption = OptionSpec.flag(
+    "man", help: "Print the manual page (roff) for the whole program instead.")
+
+  /// The built-in `help [<subcommand>]` (and `help --man`).
   var helpCommand: CommandSpec {
     CommandSpec(
       name: "help",
       summary: "Show help for a subcommand.",
+      options: [Self.manOption],
       positionals: [
         PositionalSpec(
           name: "subcommand", help: "The subcommand to describe.", isOptional: true,
           kind: .choice(allCommandNames))
-      ])
+      ],
+      examples: ["\(name) help --man > \(name).1 && man -l \(name).1"],
+      acceptsGlobalOptions: false)
   }
 
   /// The built-in `completions <shell>`.
@@ -78,8 +104,11 @@ package struct ProgramSpec: Sendable {
     CommandSpec(
       name: "completions",
       summary: "Print a shell completion script.",
-      discussion:
-        "Write the script where your shell looks for completions, then start a new shell.",
+      discussion: """
+        Write the script where your shell looks for completions, then start a new shell. zsh \
+        reads it from a directory in $fpath when compinit runs, so add the directory to fpath \
+        before compinit in ~/.zshrc.
+        """,
       positionals: [
         PositionalSpec(
           name: "shell", help: "The shell to complete for.", kind: .choice(Self.shells))
@@ -88,7 +117,8 @@ package struct ProgramSpec: Sendable {
         "\(name) completions bash > ~/.local/share/bash-completion/completions/\(name)",
         "\(name) completions zsh > \"${fpath[1]}/_\(name)\"",
         "\(name) completions fish > ~/.config/fish/completions/\(name).fish",
-      ])
+      ],
+      acceptsGlobalOptions: false)
   }
 
   /// The table's subcommands followed by the built-in ones.
@@ -101,9 +131,11 @@ package struct ProgramSpec: Sendable {
     allCommands.first { $0.name == name }
   }
 
-  /// The options in force for `command` (or before any subcommand): its own, then the globals.
+  /// The options in force for `command` (or before any subcommand): its own, then the globals
+  /// unless the command refuses them.
   func options(for command: CommandSpec?) -> [OptionSpec] {
-    (command?.options ?? []) + globalOptions
+    guard let command else { return globalOptions }
+    return command.options + (command.acceptsGlobalOptions ? globalOptions : [])
   }
 
   /// The options help and completions list for `command`: those in force plus the built-ins.

@@ -7,7 +7,7 @@ package struct UsageError: Error, Equatable, Sendable {
     case unknownOption
     case misplacedOption
     case unknownSubcommand
-    case missingSubcommand
+    case inapplicableOption
     case missingValue
     case unexpectedValue
     case invalidValue
@@ -69,9 +69,9 @@ package struct UsageError: Error, Equatable, Sendable {
     Self(.unknownSubcommand, "unknown subcommand '\(text)'", command: nil, suggestion: suggestion)
   }
 
-  static func missingSubcommand(choices: [String]) -> Self {
-    let list = choices.joined(separator: ", ")
-    return Self(.missingSubcommand, "missing subcommand (one of: \(list))", command: nil)
+  static func inapplicableOption(_ text: String, command: String) -> Self {
+    Self(
+      .inapplicableOption, "option '\(text)' cannot be used with '\(command)'", command: command)
   }
 
   static func missingValue(_ option: String, command: String?) -> Self {

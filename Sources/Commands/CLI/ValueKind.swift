@@ -21,11 +21,14 @@ package enum ValueKind: Sendable, Equatable {
   case url
   /// One of a fixed list of words; completions offer the list.
   case choice([String])
+  /// Any text; completions offer these words as typical values, such as `unbounded` for a
+  /// value whose other forms (`newest:N`) cannot be listed.
+  case suggested([String])
 
   /// The placeholder help shows for a value of this kind when the spec names none.
   var defaultValueName: String {
     switch self {
-    case .string: "VALUE"
+    case .string, .suggested: "VALUE"
     case .int, .nonNegativeInt, .positiveInt: "N"
     case .double: "NUMBER"
     case .duration: "DURATION"

@@ -12,7 +12,7 @@ enum ValueValidator {
   /// - Returns: The message for a ``UsageError``, or `nil` when the value is fine.
   static func problem(with text: String, kind: ValueKind, name: String) -> String? {
     switch kind {
-    case .string:
+    case .string, .suggested:
       return nil
     case .int, .nonNegativeInt, .positiveInt:
       guard let value = Int(text) else { return "invalid integer '\(text)' for '\(name)'" }

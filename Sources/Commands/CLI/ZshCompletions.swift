@@ -46,7 +46,8 @@ struct ZshCompletions {
     ]
     for command in program.allCommands {
       let specs =
-        ["$globals"] + (command.options + [ProgramSpec.helpOption]).map(spec(for:))
+        (command.acceptsGlobalOptions ? ["$globals"] : [])
+        + (command.options + [ProgramSpec.helpOption]).map(spec(for:))
         + positionalSpecs(command.positionals)
       lines += ["        \(command.name))", "          _arguments -s -S \\"]
       lines += specs.map { "            \($0) \\" }
@@ -104,7 +105,7 @@ struct ZshCompletions {
     switch CompletionAction(kind) {
     case .none: " "
     case .files: "_files"
-    case .words(let words): "(\(words.joined(separator: " ")))"
+    case .words(let words): "(\(words.map(messageEscaped).joined(separator: " ")))"
     }
   }
 

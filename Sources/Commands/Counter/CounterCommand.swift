@@ -29,7 +29,8 @@ package enum CounterCommand {
     positionals: [
       PositionalSpec(
         name: "action", help: "+, -, d or cancel (also inc, dec, delayed).", isRepeating: true,
-        isOptional: true)
+        isOptional: true,
+        kind: .suggested(["+", "-", "d", "c", "increment", "decrement", "delayed", "cancel"]))
     ],
     examples: [
       "loadctl counter + + - delayed",

@@ -6,7 +6,8 @@ import LoadctlCore
   import Darwin
 #endif
 
-/// The entry point behind `main`: parse, then print help, version or completions, or run.
+/// The entry point behind `main`: parse, then print help, the manual page, version or
+/// completions, or run.
 package enum Loadctl {
   /// Parses the command line and answers everything that needs no runtime at once: `--version`,
   /// help, completions and usage errors print and end the process here, synchronously, before
@@ -29,6 +30,9 @@ package enum Loadctl {
     case .help(let command):
       let width = HelpRenderer.width(columns: environment["COLUMNS"])
       printOut(HelpRenderer(program: program, width: width).render(command: command) + "\n")
+      exit(0)
+    case .manual:
+      printOut(ManPage(program: program).text)
       exit(0)
     case .completions(let shell):
       guard let script = completionScript(shell: shell, spec: program) else {

@@ -27,7 +27,7 @@ package enum TickerCommand {
         help: "Seed of the random prices (SplitMix64); without it a random seed, shown in start."),
       .value("count", .positiveInt, help: "Stop after N ticks."),
       .value(
-        "buffer", .string, valueName: "POLICY",
+        "buffer", .suggested(["newest:1024", "oldest:1024", "unbounded"]), valueName: "POLICY",
         help: "When a live feed outruns the output: newest:N, oldest:N or unbounded.",
         default: TickerBuffer.default.description),
       .value(

@@ -49,10 +49,13 @@ enum CLIFixture {
     options: [
       .value("input", short: "i", .file, help: "The recording, or - for standard input."),
       .value("speed", .double, help: "Playback speed.", default: "1"),
+      .value(
+        "window", .suggested(["last:10", "all"]), valueName: "WINDOW",
+        help: "Which ticks to keep: last:N or all."),
     ],
     positionals: [
       PositionalSpec(
         name: "labels", help: "Only replay ticks with these labels.", isRepeating: true,
-        isOptional: true)
+        isOptional: true, kind: .suggested(["up", "down"]))
     ])
 }

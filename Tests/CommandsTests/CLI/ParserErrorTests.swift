@@ -10,7 +10,20 @@ import Testing
     (["bogus"], "unknown subcommand 'bogus'"),
     (["bogus", "--help"], "unknown subcommand 'bogus'"),
     (["-5"], "unknown subcommand '-5'"),
-    (["--json"], "missing subcommand (one of: run, tick, help, completions)"),
+    (["version"], "unknown subcommand 'version'. Did you mean '--version'?"),
+    (["json"], "unknown subcommand 'json'. Did you mean '--json'?"),
+    (
+      ["completions", "bash", "--config", "x"],
+      "option '--config' cannot be used with 'completions'"
+    ),
+    (["completions", "bash", "-q"], "option '-q' cannot be used with 'completions'"),
+    (["completions", "--json=yes", "bash"], "option '--json' cannot be used with 'completions'"),
+    (["--json", "completions", "fish"], "option '--json' cannot be used with 'completions'"),
+    (["-c", "x", "completions", "fish"], "option '--config' cannot be used with 'completions'"),
+    (["help", "--no-color"], "option '--no-color' cannot be used with 'help'"),
+    (["-q", "help", "run"], "option '--quiet' cannot be used with 'help'"),
+    (["help", "run", "--man"], "'--man' prints the manual of the whole program, not of 'run'"),
+    (["run", "--man", "http://h"], "unknown option '--man'. Did you mean '--min'?"),
     (
       ["run", "--latncy", "1s", "http://h"], "unknown option '--latncy'. Did you mean '--latency'?"
     ),

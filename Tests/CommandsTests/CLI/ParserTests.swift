@@ -57,7 +57,19 @@ func fixtureInvocation(
 
   @Test func completionsTakeAShell() throws {
     #expect(try parseWithFixture(["completions", "zsh"]) == .completions(shell: "zsh"))
-    #expect(try parseWithFixture(["--json", "completions", "fish"]) == .completions(shell: "fish"))
+  }
+
+  @Test(arguments: [["--json"], ["-q", "--no-color"], ["--config", "x.json"], ["--json", "--"]])
+  func onlyGlobalOptionsShowTopLevelHelp(arguments: [String]) throws {
+    #expect(try parseWithFixture(arguments) == .help(command: nil))
+  }
+
+  @Test func helpManAsksForTheManualPage() throws {
+    #expect(try parseWithFixture(["help", "--man"]) == .manual)
+    #expect(try parseWithFixture(["help", "--man", "--help"]) == .help(command: "help"))
+    #expect(
+      try parseWithFixture(["completions", "bash", "--json", "-h"]) == .help(command: "completions")
+    )
   }
 
   @Test(arguments: [

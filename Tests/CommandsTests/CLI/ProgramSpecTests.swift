@@ -47,3 +47,45 @@ import Testing
       ])
   }
 }
+
+/// The values completions suggest for the real table are ones its commands accept.
+@Suite struct SuggestedValueTests {
+  @Test func bufferSuggestionsParse() throws {
+    let ticker = try #require(CommandTable.program.command(named: "ticker"))
+    let buffer = try #require(ticker.options.first { $0.name == "buffer" })
+    guard case .suggested(let words) = buffer.valueKind else {
+      Issue.record("--buffer has no suggested values")
+      return
+    }
+    for word in words {
+      #expect((try? TickerBuffer.parse(word)) != nil, "\(word)")
+    }
+  }
+
+  @Test func counterActionSuggestionsParse() throws {
+    let counter = try #require(CommandTable.program.command(named: "counter"))
+    let action = try #require(counter.positionals.first)
+    guard case .suggested(let words) = action.kind else {
+      Issue.record("<action> has no suggested values")
+      return
+    }
+    for word in words {
+      #expect((try? CounterAction.parse(word).get()) != nil, "\(word)")
+    }
+  }
+
+  @Test func suggestionsMustBePlainWords() {
+    let program = ProgramSpec(
+      name: "x", version: "1", overview: "",
+      commands: [
+        CommandSpec(
+          name: "go", summary: "", options: [.value("mode", .suggested([]), help: "")],
+          positionals: [PositionalSpec(name: "what", help: "", kind: .suggested(["a b"]))])
+      ])
+    #expect(
+      program.problems() == [
+        "'<what>' of 'go' needs plain words as choices",
+        "'--mode' needs plain words as choices",
+      ])
+  }
+}

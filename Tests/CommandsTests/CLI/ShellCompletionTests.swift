@@ -6,7 +6,7 @@ import Testing
 /// Drives bash, zsh and fish with the fixture's completion scripts, as a user pressing Tab.
 @Suite struct ShellCompletionTests {
   /// A command line typed up to the cursor, and the candidates every shell should offer.
-  /// `{dir}` stands for a directory holding `ticks-1.txt` and `ticks-2.txt`.
+  /// `{dir}` stands for a directory holding `ticks-1.txt`, `ticks-2.txt` and `two words.txt`.
   static let cases: [(line: String, expected: [String])] = [
     ("loadctl ti", ["tick"]),
     ("loadctl ", ["completions", "help", "run", "tick"]),
@@ -20,11 +20,19 @@ import Testing
       "loadctl tick --",
       [
         "--config", "--help", "--input", "--json", "--no-color", "--quiet", "--speed",
+        "--window",
       ]
     ),
     ("loadctl tick --input {dir}/ticks-", ["ticks-1.txt", "ticks-2.txt"]),
+    ("loadctl tick --input {dir}/two", ["two words.txt"]),
+    ("loadctl tick --window ", ["all", "last:10"]),
+    ("loadctl tick --window la", ["last:10"]),
+    ("loadctl tick ", ["down", "up"]),
+    ("loadctl tick up d", ["down"]),
     ("loadctl help r", ["run"]),
     ("loadctl completions ", ["bash", "fish", "zsh"]),
+    ("loadctl completions --", ["--help"]),
+    ("loadctl help --", ["--help", "--man"]),
   ]
 
   @Test(
@@ -96,7 +104,8 @@ import Testing
       ["zsh", "-f", "-c", harness, "zsh", setup.directory.path, captured, setup.line])
     #expect(status == 0)
     let output = (try? String(contentsOfFile: captured, encoding: .utf8)) ?? ""
-    return Self.candidates(output)
+    // _files adds file names quoted for the command line (`two\ words.txt`).
+    return Self.candidates(output.replacing("\\ ", with: " "))
   }
 
   @Test(.enabled(if: ShellRunner.hasFish, "fish is not installed"), arguments: cases)
@@ -141,7 +150,7 @@ import Testing
     }
   }
 
-  /// A directory with the script for one shell and two files to complete, and the line with
+  /// A directory with the script for one shell and three files to complete, and the line with
   /// `{dir}` filled in.
   struct Setup {
     let directory: URL
@@ -154,7 +163,7 @@ import Testing
       let script = directory.appendingPathComponent(names[shell] ?? shell)
       try (completionScript(shell: shell, spec: spec) ?? "").write(
         to: script, atomically: true, encoding: .utf8)
-      for file in ["ticks-1.txt", "ticks-2.txt"] {
+      for file in ["ticks-1.txt", "ticks-2.txt", "two words.txt"] {
         try "".write(
           to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
       }

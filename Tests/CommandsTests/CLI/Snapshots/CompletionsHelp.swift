@@ -5,6 +5,8 @@ extension Snapshots {
     OVERVIEW: Print a shell completion script.
 
     Write the script where your shell looks for completions, then start a new shell.
+    zsh reads it from a directory in $fpath when compinit runs, so add the directory
+    to fpath before compinit in ~/.zshrc.
 
     USAGE: loadctl completions [options] <shell>
 
@@ -12,10 +14,6 @@ extension Snapshots {
       <shell>                 The shell to complete for. (values: bash, zsh, fish)
 
     OPTIONS:
-      --json                  Print machine-readable output as JSON Lines.
-      --no-color              Do not use colors or other terminal escape codes.
-      -q, --quiet             Print only errors and the final result.
-      -c, --config FILE       Read default settings from this file.
       -h, --help              Show help information.
 
     EXAMPLES:

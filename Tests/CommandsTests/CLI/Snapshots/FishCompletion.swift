@@ -35,20 +35,25 @@ extension Snapshots {
         test "$current" = "$name"
     end
 
+    function __loadctl_takes_globals --description 'Whether the global options apply here'
+        set -l current (__loadctl_subcommand)
+        not contains -- "$current" help completions
+    end
+
     complete -c loadctl -f
     complete -c loadctl -n __loadctl_needs_subcommand -a run -d 'Send requests at a fixed rate and report what happened.'
     complete -c loadctl -n __loadctl_needs_subcommand -a tick -d 'Replay recorded ticks from a file.'
     complete -c loadctl -n __loadctl_needs_subcommand -a help -d 'Show help for a subcommand.'
     complete -c loadctl -n __loadctl_needs_subcommand -a completions -d 'Print a shell completion script.'
     complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the version.'
-    complete -c loadctl -l json -d 'Print machine-readable output as JSON Lines.'
-    complete -c loadctl -l no-color -d 'Do not use colors or other terminal escape codes.'
-    complete -c loadctl -s q -l quiet -d 'Print only errors and the final result.'
-    complete -c loadctl -s c -l config -r -F -d 'Read default settings from this file.'
+    complete -c loadctl -n __loadctl_takes_globals -l json -d 'Print machine-readable output as JSON Lines.'
+    complete -c loadctl -n __loadctl_takes_globals -l no-color -d 'Do not use colors or other terminal escape codes.'
+    complete -c loadctl -n __loadctl_takes_globals -s q -l quiet -d 'Print only errors and the final result.'
+    complete -c loadctl -n __loadctl_takes_globals -s c -l config -r -F -d 'Read default settings from this file.'
     complete -c loadctl -s h -l help -d 'Show help information.'
     complete -c loadctl -n '__loadctl_using run' -s r -l rate -x -d 'Requests per second.'
     complete -c loadctl -n '__loadctl_using run' -s l -l latency -x -d 'Simulated latency of each request.'
-    complete -c loadctl -n '__loadctl_using run' -l policy -x -a 'drop latest queue parallel' -d 'What to do with a request that arrives while another is running.'
+    complete -c loadctl -n '__loadctl_using run' -l policy -x -a 'drop\\t latest\\t queue\\t parallel\\t' -d 'What to do with a request that arrives while another is running.'
     complete -c loadctl -n '__loadctl_using run' -l count -x -d 'Stop after this many requests.'
     complete -c loadctl -n '__loadctl_using run' -l offset -x -d 'Shift every timestamp by this many milliseconds.'
     complete -c loadctl -n '__loadctl_using run' -l min -x -d 'The lowest value to accept [inclusive]; it\'s \\ "checked" first.'
@@ -56,6 +61,9 @@ extension Snapshots {
     complete -c loadctl -n '__loadctl_using run' -s n -l dry-run -d 'Print the plan without sending anything.'
     complete -c loadctl -n '__loadctl_using tick' -s i -l input -r -F -d 'The recording, or - for standard input.'
     complete -c loadctl -n '__loadctl_using tick' -l speed -x -d 'Playback speed.'
+    complete -c loadctl -n '__loadctl_using tick' -l window -x -a 'last:10\\t all\\t' -d 'Which ticks to keep: last:N or all.'
+    complete -c loadctl -n '__loadctl_using tick' -a 'up down'
+    complete -c loadctl -n '__loadctl_using help' -l man -d 'Print the manual page (roff) for the whole program instead.'
     complete -c loadctl -n '__loadctl_using help' -a 'run tick help completions'
     complete -c loadctl -n '__loadctl_using completions' -a 'bash zsh fish'
 

@@ -56,20 +56,20 @@ extension Snapshots {
                 $globals \
                 '(-i --input)'{-i+,--input=}'[The recording, or - for standard input.]:FILE:_files' \
                 '--speed=[Playback speed.]:NUMBER: ' \
+                '--window=[Which ticks to keep: last:N or all.]:WINDOW:(last\:10 all)' \
                 '(- *)'{-h,--help}'[Show help information.]' \
-                '*:labels: ' \
+                '*:labels:(up down)' \
                 && ret=0
               ;;
             help)
               _arguments -s -S \
-                $globals \
+                '--man[Print the manual page (roff) for the whole program instead.]' \
                 '(- *)'{-h,--help}'[Show help information.]' \
                 '::subcommand:(run tick help completions)' \
                 && ret=0
               ;;
             completions)
               _arguments -s -S \
-                $globals \
                 '(- *)'{-h,--help}'[Show help information.]' \
                 ':shell:(bash zsh fish)' \
                 && ret=0
