@@ -64,6 +64,20 @@ import Testing
     #expect(try await command.output().stdout == Array("bar-\n".utf8))
   }
 
+  /// Not even descriptors this process leaves inheritable (the test runner has a few).
+  @Test func concurrentCommandsInheritOnlyTheirOwnDescriptors() async throws {
+    let listings = try await withThrowingTaskGroup(of: String.self) { tasks in
+      for _ in 0..<8 {
+        tasks.addTask {
+          let output = try await Subprocess.shell("ls /proc/$$/fd").output()
+          return String(decoding: output.stdout, as: UTF8.self)
+        }
+      }
+      return try await tasks.reduce(into: []) { $0.append($1) }
+    }
+    #expect(listings == Array(repeating: "0\n1\n2\n", count: 8))
+  }
+
   @Test func aMissingExecutableFailsToSpawn() async {
     let error = await #expect(throws: SubprocessError.self) {
       try await Subprocess(executable: "/nonexistent/tool").output()

@@ -12,6 +12,11 @@ extension ChildProcess {
   /// Calls that Glibc's module does not import (they need `_GNU_SOURCE`), looked up once.
   private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
   private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+  #if canImport(Glibc)
+    private typealias CloseFrom =
+      @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    private static let addCloseFrom: CloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+  #endif
   private static let pipe2: Pipe2? = symbol("pipe2")
   private static let pidfdOpen: PidfdOpen? = symbol("pidfd_open")
 
@@ -93,6 +98,15 @@ extension ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, fd, target)
       }
     }
+    // Descriptors that this process left inheritable (sockets, a test runner's) stay here.
+    #if canImport(Glibc)
+      _ = addCloseFrom?(&actions, 3)
+      let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    #else
+      let flags =
+        POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        | POSIX_SPAWN_CLOEXEC_DEFAULT
+    #endif
     var signals = sigset_t()
     sigemptyset(&signals)
     for signal in blocked { sigaddset(&signals, signal) }
@@ -100,8 +114,7 @@ extension ChildProcess {
     sigfillset(&signals)
     posix_spawnattr_setsigdefault(&attributes, &signals)
     posix_spawnattr_setpgroup(&attributes, group)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(&attributes, Int16(flags))
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { $0.map { strdup("\($0)=\($1)") } + [nil] }
     defer { for string in argv + (envp ?? []) { free(string) } }
