@@ -59,12 +59,13 @@ extension ChildProcess {
       } catch {
         throw abandon(error)
       }
+      let pidfd = Self.pidfdOpen?(pid, 0) ?? -1
       let child = ChildProcess(
-        command, pid: pid, watcher: watcher, stdout: out.read, stderr: err.read,
-        pidfd: Self.pidfdOpen?(pid, 0) ?? -1, wake: wake, lifeline: lifeline.write)
+        command, pid: pid, watcher: watcher, stdout: out.read, stderr: err.read, pidfd: pidfd,
+        wake: wake, lifeline: lifeline.write)
       made = [out.write, err.write, lifeline.read]
       guard ReaderThread.start({ child.run() }) else {
-        made += [out.read, err.read, lifeline.write]  // `wake` closes with `child`
+        made += [out.read, err.read, lifeline.write, pidfd]  // `wake` closes with `child`
         throw abandon(.spawnFailed(executable: command.executable, errno: EAGAIN), watcher: watcher)
       }
       return child
