@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension ChildProcess {
+  /// Held while pipes are made and processes spawned, so that a pipe made without `pipe2`
+  /// cannot leak into a child spawned by another thread before it is marked close-on-exec.
+  private static let spawnLock = Locked(())
+
+  /// Calls that Glibc's module does not import (they need `_GNU_SOURCE`), looked up once.
+  private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+  private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+  #if canImport(Glibc)
+    private typealias CloseFrom =
+      @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+    private static let addCloseFrom: CloseFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+  #endif
+  private static let pipe2: Pipe2? = symbol("pipe2")
+  private static let pidfdOpen: PidfdOpen? = symbol("pidfd_open")
+
+  private static func symbol<Function>(_ name: String) -> Function? {
+    guard let handle = dlopen(nil, RTLD_LAZY), let address = dlsym(handle, name) else { return nil }
+    return unsafeBitCast(address, to: Function.self)
+  }
+
+  /// Spawns the command, then its lifeline watcher, then the reader thread.
+  static func start(_ command: Subprocess) throws(SubprocessError) -> ChildProcess {
+    try spawnLock.withLock { _ throws(SubprocessError) in
+      var made: [Int32] = []
+      defer { for fd in made { close(fd) } }
+      func makePipe() throws(SubprocessError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        let result = Self.pipe2.map { $0(&ends, O_CLOEXEC) } ?? pipe(&ends)
+        guard result == 0 else { throw .spawnFailed(executable: command.executable, errno: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        made += ends
+        return (ends[0], ends[1])
+      }
+      let (out, err, lifeline, wake) = try (makePipe(), makePipe(), makePipe(), makePipe())
+      _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
+      let pid = try spawn(
+        command.executable, command.arguments, environment: command.environment,
+        fds: (command.standardInput ?? -1, out.write, err.write), group: 0)
+      Subprocesses.live.withLock { $0.append(pid) }
+      func abandon(_ error: SubprocessError, watcher: pid_t? = nil) -> SubprocessError {
+        kill(-pid, SIGKILL)
+        Subprocesses.live.withLock { $0.removeAll { $0 == pid } }
+        for child in [pid, watcher ?? pid] { while waitpid(child, nil, 0) < 0, errno == EINTR {} }
+        return error
+      }
+      // Blocked, so that teardown's SIGTERM leaves it alive until the group's SIGKILL.
+      let watcher: pid_t
+      do throws(SubprocessError) {
+        watcher = try spawn(
+          "/bin/sh", ["-c", "read _; kill -s KILL -- -\(pid)"], environment: nil,
+          fds: (lifeline.read, -1, -1), group: pid, blocked: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
+      } catch {
+        throw abandon(error)
+      }
+      let pidfd = Self.pidfdOpen?(pid, 0) ?? -1
+      let child = ChildProcess(
+        command, pid: pid, watcher: watcher, stdout: out.read, stderr: err.read, pidfd: pidfd,
+        wake: wake, lifeline: lifeline.write)
+      made = [out.write, err.write, lifeline.read]
+      guard ReaderThread.start({ child.run() }) else {
+        made += [out.read, err.read, lifeline.write, pidfd]  // `wake` closes with `child`
+        throw abandon(.spawnFailed(executable: command.executable, errno: EAGAIN), watcher: watcher)
+      }
+      return child
+    }
+  }
+
+  /// `posix_spawn` with stdin, stdout and stderr from `fds` (`-1`: `/dev/null`), in process
+  /// group `group` (0: a new one), every signal at its default, only `blocked` blocked.
+  private static func spawn(
+    _ path: String, _ arguments: [String], environment: [String: String]?,
+    fds: (Int32, Int32, Int32), group: pid_t, blocked: [Int32] = []
+  ) throws(SubprocessError) -> pid_t {
+    #if canImport(Glibc)
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #else
+      var actions: posix_spawn_file_actions_t?
+      var attributes: posix_spawnattr_t?
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    posix_spawnattr_init(&attributes)
+    defer {
+      posix_spawn_file_actions_destroy(&actions)
+      posix_spawnattr_destroy(&attributes)
+    }
+    for (target, fd) in [fds.0, fds.1, fds.2].enumerated().map({ (Int32($0), $1) }) {
+      if fd < 0 {
+        posix_spawn_file_actions_addopen(
+          &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+      } else {
+        posix_spawn_file_actions_adddup2(&actions, fd, target)
+      }
+    }
+    // Descriptors that this process left inheritable (sockets, a test runner's) stay here.
+    #if canImport(Glibc)
+      _ = addCloseFrom?(&actions, 3)
+      let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    #else
+      let flags =
+        POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        | POSIX_SPAWN_CLOEXEC_DEFAULT
+    #endif
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signal in blocked { sigaddset(&signals, signal) }
+    posix_spawnattr_setsigmask(&attributes, &signals)
+    sigfillset(&signals)
+    posix_spawnattr_setsigdefault(&attributes, &signals)
+    posix_spawnattr_setpgroup(&attributes, group)
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { $0.map { strdup("\($0)=\($1)") } + [nil] }
+    defer { for string in argv + (envp ?? []) { free(string) } }
+    var pid: pid_t = 0
+    let result =
+      if let envp {
+        posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+      } else {
+        posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+      }
+    guard result == 0 else { throw .spawnFailed(executable: path, errno: result) }
+    return pid
+  }
+}

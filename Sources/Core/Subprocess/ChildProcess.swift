@@ -1,0 +1,227 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One running ``Subprocess``: its pids and pipes, and the reader thread that serves them.
+///
+/// The reader thread `poll`s a wake pipe, stdout (only while the buffer has room), stderr and a
+/// pidfd (or, without one, a short tick), so one wait covers every event: data, the consumer
+/// taking data or leaving, the command's exit and the SIGKILL deadline. It alone signals and
+/// reaps. Consumers (one at a time) take stdout with `next()` and the outcome with `finished()`.
+final class ChildProcess: Sendable {
+  /// The most stdout bytes read but not yet taken by the consumer.
+  static let bound = 64 * 1024
+
+  struct Ending: Sendable {
+    var termination: Subprocess.Termination
+    var stderrTail: [String]
+  }
+
+  private struct State {
+    var pending: [UInt8] = []
+    /// The most `pending` ever held; tests check it against ``bound``.
+    var peak = 0
+    var readerWaits = false
+    var stdoutEnded = false
+    var stopping = false
+    var lifeline: Int32
+    var consumer: CheckedContinuation<[UInt8]?, Never>?
+    var ending: Ending?
+    var waiter: CheckedContinuation<Ending, Never>?
+  }
+
+  let pid: pid_t
+  let watcher: pid_t
+  private let command: Subprocess
+  private let stdout: Int32
+  private let stderr: Int32
+  private let pidfd: Int32
+  private let wake: (read: Int32, write: Int32)
+  private let state: Locked<State>
+
+  init(
+    _ command: Subprocess, pid: pid_t, watcher: pid_t, stdout: Int32, stderr: Int32,
+    pidfd: Int32, wake: (read: Int32, write: Int32), lifeline: Int32
+  ) {
+    (self.command, self.pid, self.watcher, self.stdout, self.stderr) =
+      (command, pid, watcher, stdout, stderr)
+    (self.pidfd, self.wake, state) = (pidfd, wake, Locked(State(lifeline: lifeline)))
+  }
+
+  deinit {
+    close(wake.read)
+    close(wake.write)
+  }
+
+  var peakBuffered: Int { state.withLock { $0.peak } }
+
+  /// Consumer: the next stdout bytes, waiting for some; `nil` at the end or once stopped.
+  func next() async -> [UInt8]? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
+      let (ready, poke) = state.withLock { state -> ([UInt8]??, Bool) in
+        if !state.pending.isEmpty {
+          defer { (state.pending, state.readerWaits) = ([], false) }
+          return (state.pending, state.readerWaits)
+        }
+        if state.stdoutEnded || state.stopping { return (.some(nil), false) }
+        state.consumer = continuation
+        return (nil, false)
+      }
+      if poke { self.poke() }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  /// Consumer: waits until the command is reaped and its group killed.
+  func finished() async -> Ending {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
+      let ending = state.withLock { state -> Ending? in
+        if state.ending == nil { state.waiter = continuation }
+        return state.ending
+      }
+      if let ending { continuation.resume(returning: ending) }
+    }
+  }
+
+  /// Consumer: it is done (or cancelled); tears the group down unless it has ended. Idempotent.
+  func stop() {
+    let consumer = state.withLock { state in
+      state.stopping = true
+      defer { state.consumer = nil }
+      return state.consumer
+    }
+    consumer?.resume(returning: nil)
+    poke()
+  }
+
+  /// Closes this process's end of the lifeline, as its death would (tests; reaping).
+  func closeLifeline() {
+    let fd = state.withLock { state in
+      defer { state.lifeline = -1 }
+      return state.lifeline
+    }
+    if fd >= 0 { close(fd) }
+  }
+
+  private func poke() {
+    var byte: UInt8 = 1
+    _ = write(wake.write, &byte, 1)
+  }
+
+  /// Reader thread: serves the pipes until the command is reaped and stdout and stderr closed.
+  func run() {
+    var (out, err) = (stdout, stderr)
+    var tail = StderrTail(maxLines: command.stderrTailLines)
+    var termination: Subprocess.Termination?
+    var terminated = false
+    // While running: when SIGKILL is due. Once reaped: when to stop waiting for the end of
+    // pipes that a process outside the group still holds (counted while data flows or waits).
+    var deadline: ContinuousClock.Instant?
+    var tick: Int32 = 1
+    var buffer = [UInt8](repeating: 0, count: Self.bound)
+    while termination == nil || out >= 0 || err >= 0 {
+      let (stopping, room) = state.withLock { state in
+        let room = state.stopping ? Self.bound : Self.bound - state.pending.count
+        state.readerWaits = room == 0
+        return (state.stopping, room)
+      }
+      if stopping, termination == nil, !terminated {
+        kill(-pid, SIGTERM)
+        terminated = true
+        deadline = .now + command.killAfter
+      }
+      if termination != nil, room == 0 { deadline = .now + command.killAfter }
+      var fds = [wake.read, room > 0 ? out : -1, err, termination == nil ? pidfd : -1].map {
+        pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+      }
+      var timeout: Int32 = -1
+      if termination == nil, pidfd < 0 { (timeout, tick) = (tick, min(tick * 2, 50)) }
+      if let deadline {
+        let left = (ContinuousClock.now.duration(to: deadline) / .milliseconds(1)).rounded(.up)
+        timeout = Int32(min(max(left, 0), timeout < 0 ? 60_000 : Double(timeout)))
+      }
+      _ = poll(&fds, nfds_t(fds.count), timeout)
+      if fds[0].revents != 0 { _ = read(wake.read, &buffer, 64) }
+      if fds[1].revents != 0 {
+        let count = read(out, &buffer, room)
+        if count > 0 {
+          deliver(Array(buffer[..<count]))
+          if termination != nil { deadline = .now + command.killAfter }
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+          close(out)
+          out = -1
+          endStdout()
+        }
+      }
+      if fds[2].revents != 0 {
+        let count = read(err, &buffer, buffer.count)
+        if count > 0 {
+          tail.append(buffer[..<count])
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+          close(err)
+          err = -1
+        }
+      }
+      if termination == nil, pidfd < 0 || fds[3].revents != 0 {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid || (reaped < 0 && errno == ECHILD) {
+          termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
+          reapGroup()
+          deadline = .now + command.killAfter
+        }
+      }
+      if let due = deadline, ContinuousClock.now >= due {
+        guard termination == nil else { break }
+        kill(-pid, SIGKILL)
+        deadline = nil
+      }
+    }
+    for fd in [out, err, pidfd] where fd >= 0 { close(fd) }
+    if out >= 0 { endStdout() }
+    finish(Ending(termination: termination ?? .exited(-1), stderrTail: tail.finish()))
+  }
+
+  /// The leader is reaped: kills what is left of the group, reaps the watcher, drops the pgid.
+  private func reapGroup() {
+    kill(-pid, SIGKILL)
+    Subprocesses.live.withLock { $0.removeAll { $0 == pid } }
+    var status: Int32 = 0
+    while waitpid(watcher, &status, 0) < 0, errno == EINTR {}
+    closeLifeline()
+  }
+
+  private func deliver(_ bytes: [UInt8]) {
+    let consumer = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
+      if state.stopping { return nil }
+      if let consumer = state.consumer {
+        state.consumer = nil
+        return consumer
+      }
+      state.pending += bytes
+      state.peak = max(state.peak, state.pending.count)
+      return nil
+    }
+    consumer?.resume(returning: bytes)
+  }
+
+  private func endStdout() {
+    let consumer = state.withLock { state in
+      state.stdoutEnded = true
+      defer { state.consumer = nil }
+      return state.consumer
+    }
+    consumer?.resume(returning: nil)
+  }
+
+  private func finish(_ ending: Ending) {
+    let waiter = state.withLock { state in
+      state.ending = ending
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: ending)
+  }
+}

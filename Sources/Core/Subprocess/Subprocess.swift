@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A command to run as a child process that the calling task owns, start to teardown.
+///
+/// The command runs in a process group of its own (its pid is the group id), stdin from
+/// `/dev/null` unless ``standardInput`` says otherwise, with every signal at its default and
+/// none blocked. A thread of its own reads stdout (bounded: a child that out-writes its consumer
+/// is blocked by the pipe), keeps the last lines of stderr and reaps the process, so no
+/// cooperative thread ever blocks. When the task is cancelled or the consumer is done, the group
+/// gets SIGTERM, then SIGKILL after ``killAfter``. Once the command has ended, in every path, the
+/// group gets SIGKILL so that what it left behind (`sleep 100 &`) goes too. A lifeline watcher in
+/// the group kills it if this process dies in any way, `kill -9` included; see
+/// ``Subprocesses/terminateAll()`` for the app's own exit.
+///
+/// ```swift
+/// let output = try await Subprocess.shell("uname -r").output()
+/// guard output.termination == .exited(0) else { throw Failure(output.stderrTail.last) }
+/// let feed = try await Subprocess.shell("tail -f log").withLines { lines in
+///   while let line = await lines.nextString() { print(line) }
+/// }
+/// ```
+public struct Subprocess: Sendable {
+  /// The program to run: an absolute path (no `PATH` search).
+  public var executable: String
+  /// The arguments after `argv[0]` (which is ``executable``).
+  public var arguments: [String]
+  /// The environment; `nil` inherits this process's.
+  public var environment: [String: String]?
+  /// A descriptor the child reads as stdin (this process keeps it); `nil` is `/dev/null`.
+  public var standardInput: Int32?
+  /// How long teardown waits after SIGTERM before it sends SIGKILL.
+  public var killAfter: Duration
+  /// How many of the last stderr lines are kept (each capped at 4 KiB).
+  public var stderrTailLines: Int
+
+  /// A command to run; nothing starts until ``output(limit:)`` or ``withLines(isolation:_:)``.
+  public init(
+    executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+    standardInput: Int32? = nil, killAfter: Duration = .seconds(2), stderrTailLines: Int = 20
+  ) {
+    self.executable = executable
+    self.arguments = arguments
+    self.environment = environment
+    self.standardInput = standardInput
+    self.killAfter = killAfter
+    self.stderrTailLines = stderrTailLines
+  }
+
+  /// `/bin/sh -c command`.
+  public static func shell(_ command: String) -> Subprocess {
+    Subprocess(executable: "/bin/sh", arguments: ["-c", command])
+  }
+
+  /// What a command printed and how it ended.
+  public struct Output: Sendable {
+    /// Stdout, at most `limit` bytes.
+    public var stdout: [UInt8]
+    /// Whether stdout went past `limit` (the rest was read and dropped).
+    public var truncated: Bool
+    /// How the command ended.
+    public var termination: Termination
+    /// The last lines of stderr, oldest first, without their newlines.
+    public var stderrTail: [String]
+  }
+
+  /// Runs the command to its end and collects its stdout, up to `limit` bytes.
+  ///
+  /// It returns once the command has exited and been reaped, even if it closed stdout long
+  /// before (`exec >&-; sleep 1`), or before if something else still holds stdout open: its group
+  /// is killed when it ends. Beyond `limit`, stdout is read and dropped and `truncated` is set.
+  ///
+  /// - Throws: ``SubprocessError/spawnFailed(executable:errno:)`` when it cannot start;
+  ///   ``SubprocessError/cancelled`` when the task is cancelled, after the group was torn down
+  ///   (this also holds if the command had just ended on its own).
+  public func output(limit: Int = 1 << 20) async throws(SubprocessError) -> Output {
+    if Task.isCancelled { throw .cancelled }
+    let child = try ChildProcess.start(self)
+    let output = await withTaskCancellationHandler {
+      var stdout: [UInt8] = []
+      var truncated = false
+      while let chunk = await child.next() {
+        let room = max(limit - stdout.count, 0)
+        truncated = truncated || chunk.count > room
+        stdout += chunk.prefix(room)
+      }
+      let ending = await child.finished()
+      return Output(
+        stdout: stdout, truncated: truncated, termination: ending.termination,
+        stderrTail: ending.stderrTail)
+    } onCancel: {
+      child.stop()
+    }
+    if Task.isCancelled { throw .cancelled }
+    return output
+  }
+
+  /// Runs the command and hands its stdout lines to `body` as they arrive.
+  ///
+  /// When `body` returns or throws, the group is torn down (SIGTERM, ``killAfter``, SIGKILL)
+  /// unless the command has already ended, and reaped; then this returns. A command that is
+  /// still running at that moment (even one that closed its stdout) is reported as killed.
+  /// Cancellation ends the iteration (`next()` returns `nil`); teardown follows when `body`
+  /// returns. Lines are not kept when `body` stops reading: the pipe then blocks the command.
+  ///
+  /// - Returns: What `body` returned, how the command ended, and the last lines of its stderr.
+  /// - Throws: ``SubprocessError/spawnFailed(executable:errno:)``, what `body` threw, or
+  ///   ``SubprocessError/cancelled`` when the task was cancelled (after the teardown).
+  public func withLines<R>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (inout LineIterator) async throws -> R
+  ) async throws -> (result: R, termination: Termination, stderrTail: [String]) {
+    if Task.isCancelled { throw SubprocessError.cancelled }
+    let child = try ChildProcess.start(self)
+    var lines = LineIterator(child: child)
+    let outcome: Result<R, any Error>
+    do {
+      outcome = .success(
+        try await withTaskCancellationHandler {
+          try await body(&lines)
+        } onCancel: {
+          child.stop()
+        })
+    } catch {
+      outcome = .failure(error)
+    }
+    child.stop()
+    let ending = await child.finished()
+    let result = try outcome.get()
+    if Task.isCancelled { throw SubprocessError.cancelled }
+    return (result, ending.termination, ending.stderrTail)
+  }
+}
