@@ -58,12 +58,13 @@ _loadctl() {
       ;;
     profile)
       case "$opt" in
-        --latency|--fail|--url|--timeout|--retries|--backoff) return ;;
+        --latency|--fail|--url|--header|--timeout|--kill-after|--retries|--backoff) return ;;
         --file|--input|--trace) _loadctl_files; return ;;
+        --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--latency --fail --file --url --timeout --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
       fi
       ;;
     search)

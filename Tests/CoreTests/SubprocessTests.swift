@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Core
+@testable import LoadctlCore
 
 #if canImport(Glibc)
   import Glibc

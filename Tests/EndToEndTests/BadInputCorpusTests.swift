@@ -150,7 +150,7 @@ extension BadInputCase {
     global + profileOptions + profileFiles + profileLines + search
     + [
       .flowFailed(
-        "profile", ["--url", "http://127.0.0.1:1/"], "request to http://127.0.0.1:1/ failed")
+        "profile", ["--url", "http://127.0.0.1:1/"], "curl failed (exit status 7)")
     ]
 
   private static let global: [BadInputCase] = [
@@ -231,20 +231,17 @@ extension BadInputCase {
       "'--file' and '--url' cannot be used together"),
     .usage(
       "profile", ["--fail", "x", "--file", "a.json"],
-      "'--fail' only applies to the demo API, not to '--file' or '--url'"),
+      "'--fail' only applies to the demo API, not to '--file'"),
     .usage(
       "profile", ["--url", "ftp://example.com/"],
-      "unsupported URL scheme 'ftp' in 'ftp://example.com/' (use http) for '--url'"),
+      "unsupported URL scheme 'ftp' in 'ftp://example.com/' (use http or https) for '--url'"),
     .usage(
       "profile", ["--url", "mailto://x"],
-      "unsupported URL scheme 'mailto' in 'mailto://x' (use http) for '--url'"),
-    .usage(
-      "profile", ["--url", "https://example.com/p"],
-      "unsupported URL scheme 'https' in 'https://example.com/p' (loadctl has no TLS: use http, "
-        + "or fetch with curl and pipe it in) for '--url'"),
+      "unsupported URL scheme 'mailto' in 'mailto://x' (use http or https) for '--url'"),
     .usage(
       "profile", ["--url", "http://me:secret@example.com/"],
-      "credentials in URLs are not supported: 'http://me:secret@example.com/' for '--url'"),
+      "credentials in URLs are not supported: 'http://me:secret@example.com/' (send them with "
+        + "--header 'Authorization: …') for '--url'"),
     .usage("profile", ["--url", "http://"], "invalid URL 'http://' for '--url' \(urlForms)"),
     .usage(
       "profile", ["--url", "http:///path"], "invalid URL 'http:///path' for '--url' \(urlForms)"),
@@ -258,7 +255,19 @@ extension BadInputCase {
       "invalid URL 'http://host:99999/' for '--url' \(urlForms)"),
     .usage(
       "profile", ["--url", "http://127.0.0.1:1/", "--clock", "virtual"],
-      "'--url' cannot be used with '--clock virtual': network time is not virtual"),
+      "'--url' cannot be used with '--clock virtual': real processes do not run on virtual time"),
+    .usage(
+      "profile", ["--exec", "true", "--clock", "virtual"],
+      "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual time"),
+    .usage(
+      "profile", ["--exec", "true", "--url", "http://h/"],
+      "'--url' and '--exec' cannot be used together"),
+    .usage(
+      "profile", ["--header", "Accept: x"], "'--header' only applies to '--url'"),
+    .usage(
+      "profile", ["--url", "http://h/", "--header", "no colon"],
+      "invalid header 'no colon' (expected 'Name: value')"),
+    .usage("profile", ["--exec", " "], "empty command for '--exec'"),
   ]
 
   private static let profileFiles: [BadInputCase] = [

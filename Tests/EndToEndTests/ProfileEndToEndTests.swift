@@ -181,7 +181,9 @@ import Testing
       #expect(outcome.termination == .exited(1))
       let events = try JSONLines.parse(outcome.stdout)
       let message = events.last?.value(at: "state.message") as? String
-      #expect(message?.hasPrefix("HTTP 404") == true)
+      // curl -f: exit status 22, and its own line naming the status.
+      #expect(message?.hasPrefix("curl failed (exit status 22)") == true, "\(message ?? "")")
+      #expect(message?.contains("404") == true, "\(message ?? "")")
     }
   }
 

@@ -121,6 +121,7 @@ struct BashCompletions {
     switch action {
     case .none: nil
     case .files: "\(function)_files"
+    case .commands: "\(function)_collect < <(compgen -c -- \"$cur\")"
     case .words(let words): "\(function)_reply \"\(words.joined(separator: " "))\""
     }
   }

@@ -26,12 +26,15 @@ enum CompletionAction: Equatable {
   case none
   /// Offer file names.
   case files
+  /// Offer command names (the first word of a shell command).
+  case commands
   /// Offer these words.
   case words([String])
 
   init(_ kind: ValueKind) {
     switch kind {
     case .file: self = .files
+    case .command: self = .commands
     case .choice(let words), .suggested(let words): self = .words(words)
     default: self = .none
     }

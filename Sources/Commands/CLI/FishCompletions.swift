@@ -70,6 +70,8 @@ struct FishCompletions {
         switch CompletionAction(positional.kind) {
         case .none: break
         case .files: lines.append("complete -c \(name) \(condition) -F")
+        case .commands:
+          lines.append("complete -c \(name) \(condition) -x -a '(__fish_complete_command)'")
         case .words(let words):
           let list = quoted(words.joined(separator: " "))
           lines.append("complete -c \(name) \(condition) -a \(list)")
@@ -89,6 +91,7 @@ struct FishCompletions {
       switch CompletionAction(kind) {
       case .none: parts.append("-x")
       case .files: parts.append("-r -F")
+      case .commands: parts.append("-x -a '(__fish_complete_command)'")
       case .words(let words):
         // A tab with nothing after it gives each value an empty description, so fish does not
         // repeat the option's whole description beside every value.

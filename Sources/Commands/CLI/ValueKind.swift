@@ -19,6 +19,8 @@ package enum ValueKind: Sendable, Equatable {
   case file
   /// An absolute URL with a scheme and a host, such as `http://localhost:8080`.
   case url
+  /// A shell command line, run with `/bin/sh -c`; completions offer command names.
+  case command
   /// One of a fixed list of words; completions offer the list.
   case choice([String])
   /// Any text; completions offer these words as typical values, such as `unbounded` for a
@@ -29,6 +31,7 @@ package enum ValueKind: Sendable, Equatable {
   var defaultValueName: String {
     switch self {
     case .string, .suggested: "VALUE"
+    case .command: "CMD"
     case .int, .nonNegativeInt, .positiveInt: "N"
     case .double: "NUMBER"
     case .duration: "DURATION"

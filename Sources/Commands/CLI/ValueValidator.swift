@@ -38,6 +38,9 @@ enum ValueValidator {
         return "empty path for '\(name)' (use a file path, or - for standard input)"
       }
       return nil
+    case .command:
+      guard !text.allSatisfy(\.isWhitespace) else { return "empty command for '\(name)'" }
+      return nil
     case .url:
       guard isURL(text) else {
         return

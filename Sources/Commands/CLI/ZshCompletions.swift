@@ -105,6 +105,7 @@ struct ZshCompletions {
     switch CompletionAction(kind) {
     case .none: " "
     case .files: "_files"
+    case .commands: "_cmdstring"
     case .words(let words): "(\(words.map(messageEscaped).joined(separator: " ")))"
     }
   }

@@ -17,8 +17,22 @@ package enum ProfileCommand {
       .value(
         "file", .file, valueName: "PATH",
         help: "Load a JSON object with a string \"name\" from PATH."),
-      .value("url", .url, help: "Load the profile JSON with an HTTP GET (http:// only)."),
-      .value("timeout", .duration, help: "Timeout of a --url request.", default: "10s"),
+      .value(
+        "exec", .command,
+        help: "Run CMD with /bin/sh -c on each load; its stdout is the profile JSON. A non-zero "
+          + "exit, a signal or output that is not a profile fails the load."),
+      .value(
+        "url", .url,
+        help: "Load the profile JSON from URL with curl (-fsSL --max-time TIMEOUT): https, "
+          + "proxies and redirects work."),
+      .value(
+        "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.",
+        repeatable: true),
+      .value("timeout", .duration, help: "Timeout of each --exec or --url load.", default: "10s"),
+      .value(
+        "kill-after", .duration,
+        help: "When a load is cancelled, wait this long after SIGTERM before SIGKILL.",
+        default: "2s"),
       .value("retries", .nonNegativeInt, help: "Retry a failed load N times.", default: "0"),
       .value(
         "backoff", .duration, help: "Wait before the first retry; doubles each time.",
@@ -29,6 +43,8 @@ package enum ProfileCommand {
     examples: [
       "loadctl profile",
       "loadctl profile --fail 'offline' --retries 2 --backoff 200ms",
+      "loadctl profile --exec 'curl -fsS https://api.example.com/me' --retries 3",
+      "loadctl profile --url https://api.example.com/me --header 'Accept: application/json'",
       "loadctl profile --json | jq -r 'select(.event == \"transition\") | .to.state'",
       "printf 'load\\n+300ms cancel\\n+100ms load\\n' | loadctl profile --input -",
     ])
@@ -36,9 +52,11 @@ package enum ProfileCommand {
   package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
     let source: ProfileSource
     do {
-      source = try ProfileSource(invocation)
+      source = try ProfileSource(invocation, environment: environment)
     } catch let error as UsageError {
       Loadctl.fail(usage: error, json: invocation.json)
+    } catch let error as ProfileSource.Unavailable {
+      Loadctl.fail(unavailable: error.message, command: invocation.command, json: invocation.json)
     } catch {
       Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
     }

@@ -1,48 +1,85 @@
 import LoadctlCore
 
-/// Where `profile` loads from: the demo API, a JSON file, or a URL.
+/// Where `profile` loads from: the demo API, a JSON file, a command's stdout (`--exec`), or a URL
+/// (`--url`, fetched by curl).
 package enum ProfileSource: Sendable {
   case demo(latency: Duration, failure: String?)
   /// `preloaded` is the profile read from standard input (`--file -`) at start: stdin can be
   /// read only once, so each load returns it instead of reading again.
   case file(path: String, latency: Duration, preloaded: Profile?)
-  case url(String, timeout: Duration)
+  /// `--exec CMD` (`what` is `command`) or `--url URL` (`what` is `curl`): each load runs it and
+  /// decodes its stdout; `--timeout` tears it down.
+  case command(Subprocess, what: String, timeout: Duration, options: [(String, JSONValue)])
+
+  /// A source that cannot run here: `--url` without curl on `PATH` (exit 69).
+  package struct Unavailable: Error {
+    package let message: String
+  }
 
   /// Picks and validates the source from the options.
-  /// - Throws: `UsageError` for conflicting or invalid options, `InputFile.Failure` or
-  ///   `LoadFailure` for a file that cannot be a profile (exit 65).
-  init(_ invocation: Invocation) throws {
+  /// - Throws: `UsageError` for conflicting or invalid options, ``Unavailable`` when curl is
+  ///   missing, `InputFile.Failure` or `LoadFailure` for a file that cannot be a profile (65).
+  init(_ invocation: Invocation, environment: [String: String]) throws {
     let latency = invocation.duration("latency")
     let file = invocation.string("file")
     let url = invocation.string("url")
+    let exec = invocation.string("exec")
     let fail = invocation.string("fail")
-    if file != nil, url != nil {
+    let given = [("--file", file), ("--url", url), ("--exec", exec)].filter { $0.1 != nil }
+    if given.count > 1 {
       throw UsageError.invalidValue(
-        "'--file' and '--url' cannot be used together", command: "profile")
+        "'\(given[0].0)' and '\(given[1].0)' cannot be used together", command: "profile")
     }
-    if fail != nil, file != nil || url != nil {
+    if fail != nil, !given.isEmpty {
       throw UsageError.invalidValue(
-        "'--fail' only applies to the demo API, not to '--file' or '--url'", command: "profile")
+        "'--fail' only applies to the demo API, not to '\(given[0].0)'", command: "profile")
     }
     if file == "-", invocation.string("input") == "-" {
       throw UsageError.invalidValue(
         "'--file -' and '--input -' cannot both read standard input", command: "profile")
     }
+    let headers = invocation.strings("header")
+    if !headers.isEmpty, url == nil {
+      throw UsageError.invalidValue("'--header' only applies to '--url'", command: "profile")
+    }
+    if let problem = headers.lazy.compactMap(ExternalCommand.headerProblem).first {
+      throw UsageError.invalidValue(problem, command: "profile")
+    }
+    if let name = given.first?.0, name != "--file", invocation.string("clock") == "virtual" {
+      throw UsageError.invalidValue(
+        "'\(name)' cannot be used with '--clock virtual': real processes do not run on "
+          + "virtual time", command: "profile")
+    }
+    let timeout = invocation.duration("timeout") ?? .seconds(10)
+    let killAfter = invocation.duration("kill-after") ?? .seconds(2)
+    let times: [(String, JSONValue)] = [
+      ("timeout_ms", .double(EventOutput.milliseconds(timeout))),
+      ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
+    ]
     if let file {
       let profile = try ProfileSource.readProfile(file)
       // The table's 1s default is the demo API's; a file loads at once unless asked otherwise.
       let fileLatency = invocation.isGiven("latency") ? latency ?? .zero : .zero
       self = .file(path: file, latency: fileLatency, preloaded: file == "-" ? profile : nil)
     } else if let url {
-      if invocation.string("clock") == "virtual" {
-        throw UsageError.invalidValue(
-          "'--url' cannot be used with '--clock virtual': network time is not virtual",
-          command: "profile")
-      }
-      if let problem = HTTPFetcher.validate(url) {
+      if let problem = ExternalCommand.urlProblem(url) {
         throw UsageError.invalidValue("\(problem) for '--url'", command: "profile")
       }
-      self = .url(url, timeout: invocation.duration("timeout") ?? .seconds(10))
+      guard let curl = ExternalCommand.find("curl", path: environment["PATH"]) else {
+        throw Unavailable(
+          message: "'--url' runs curl, which is not on PATH; install curl, or load with "
+            + "'--exec' and a command of your own")
+      }
+      let command = ExternalCommand.curl(
+        curl, url: url, timeout: timeout, headers: headers, killAfter: killAfter)
+      self = .command(
+        command, what: "curl", timeout: timeout + .seconds(1),
+        options: [("source", "url"), ("url", .string(url))] + times
+          + [("headers", .array(headers.map(JSONValue.string)))])
+    } else if let exec {
+      self = .command(
+        ExternalCommand.shell(exec, killAfter: killAfter), what: "command", timeout: timeout,
+        options: [("source", "exec"), ("exec", .string(exec))] + times)
     } else {
       self = .demo(latency: latency ?? .seconds(1), failure: fail)
     }
@@ -61,11 +98,8 @@ package enum ProfileSource: Sendable {
         ("source", "file"), ("file", .string(path)),
         ("latency_ms", .double(EventOutput.milliseconds(latency))),
       ]
-    case .url(let url, let timeout):
-      [
-        ("source", "url"), ("url", .string(url)),
-        ("timeout_ms", .double(EventOutput.milliseconds(timeout))),
-      ]
+    case .command(_, _, _, let options):
+      options
     }
   }
 
@@ -88,15 +122,14 @@ package enum ProfileSource: Sendable {
           throw LoadFailure("\(error)")
         }
       }
-    case .url(let url, let timeout):
-      let http = HTTPFetcher(timeout: timeout)
+    case .command(let command, let what, let timeout, _):
       return {
-        let body = try await http.get(url)
+        let body = try await ExternalCommand.output(of: command, what: what, timeout: timeout)
         let value: JSONValue
         do throws(JSONParser.Failure) {
           value = try JSONParser.parse(bytes: body)
         } catch {
-          throw LoadFailure("response from \(url) is not JSON: \(error)")
+          throw LoadFailure("\(what) output is not JSON: \(error)")
         }
         return try Profile.decode(value)
       }

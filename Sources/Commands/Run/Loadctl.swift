@@ -83,6 +83,17 @@ package enum Loadctl {
     exit(status)
   }
 
+  /// Prints `Error: message` and exits 69 (a tool loadctl needs is missing); with `--json`,
+  /// also an `error` event on stdout.
+  package static func fail(unavailable message: String, command: String?, json: Bool) -> Never {
+    printErr("Error: \(message.escapingControlCharacters)\n")
+    let status = ExternalCommand.unavailableStatus
+    if json {
+      printOut(errorEvent(command: command, kind: "unavailable", message: message, status: status))
+    }
+    exit(status)
+  }
+
   /// The one line a `--json` run prints on stdout when it ends before its flow could start:
   /// `{"seq":1,"elapsed_ms":0,"command":…,"event":"error","kind":…,"message":…,"exit_status":…}`.
   /// `command` is `"loadctl"` when the mistake came before a subcommand was recognised.
