@@ -30,6 +30,7 @@ package enum CommandTable {
       .init("1", "The flow ended failed (e.g. profile failed after its retries)."),
       .init("64", "Usage error: bad option, argument or value."),
       .init("65", "Bad input data: a rejected input line or file."),
+      .init("69", "A tool loadctl needs is missing (curl for --url)."),
       .init("130", "Interrupted by SIGINT (the process dies by the signal)."),
       .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
@@ -37,6 +38,10 @@ package enum CommandTable {
     environment: [
       .init("NO_COLOR", "When set and not empty, no colours or escape codes (as --no-color)."),
       .init("TERM", "When dumb, no colours or escape codes."),
+      .init(
+        "FORCE_COLOR",
+        "When set to anything but empty or 0, colours even into a pipe; NO_COLOR and "
+          + "--no-color still win. CLICOLOR_FORCE does the same."),
       .init("COLUMNS", "The width help and --timeline wrap to (20 to 1000; otherwise 80)."),
     ],
     seeAlso: [
