@@ -134,10 +134,12 @@ package enum ExternalCommand {
       throw LoadFailure(message)
     case .finished(let output):
       if Task.isCancelled { throw CancellationError() }
+      if output.truncated {
+        throw LoadFailure("\(what) printed more than \(limit) bytes, so it was stopped")
+      }
       guard output.termination == .exited(0) else {
         throw LoadFailure(failure(what, output.termination, output.stderrTail))
       }
-      if output.truncated { throw LoadFailure("\(what) printed more than \(limit) bytes") }
       return output.stdout
     }
   }

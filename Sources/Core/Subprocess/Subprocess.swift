@@ -59,7 +59,7 @@ public struct Subprocess: Sendable {
   public struct Output: Sendable {
     /// Stdout, at most `limit` bytes.
     public var stdout: [UInt8]
-    /// Whether stdout went past `limit` (the rest was read and dropped).
+    /// Whether stdout went past `limit` (the command was then torn down).
     public var truncated: Bool
     /// How the command ended.
     public var termination: Termination
@@ -71,7 +71,8 @@ public struct Subprocess: Sendable {
   ///
   /// It returns once the command has exited and been reaped, even if it closed stdout long
   /// before (`exec >&-; sleep 1`), or before if something else still holds stdout open: its group
-  /// is killed when it ends. Beyond `limit`, stdout is read and dropped and `truncated` is set.
+  /// is killed when it ends. A command that prints more than `limit` bytes is torn down, like a
+  /// cancelled one, and `truncated` is set: a flood never grows memory or runs on unread.
   ///
   /// - Throws: ``SubprocessError/spawnFailed(executable:errno:)`` when it cannot start;
   ///   ``SubprocessError/cancelled`` when the task is cancelled, after the group was torn down
@@ -84,8 +85,12 @@ public struct Subprocess: Sendable {
       var truncated = false
       while let chunk = await child.next() {
         let room = max(limit - stdout.count, 0)
-        truncated = truncated || chunk.count > room
         stdout += chunk.prefix(room)
+        if chunk.count > room {
+          truncated = true
+          child.stop()
+          break
+        }
       }
       let ending = await child.finished()
       return Output(
