@@ -18,7 +18,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-git clone -q "$repo" "$tmp/loadctl"
+# safe.directory: CI may run as a user other than the checkout's owner.
+git -c safe.directory="$repo" clone -q "$repo" "$tmp/loadctl"
 git -C "$tmp/loadctl" tag -l | xargs -r git -C "$tmp/loadctl" tag -d >/dev/null
 git -C "$tmp/loadctl" tag 0.1.0
 echo "loadctl $(git -C "$tmp/loadctl" rev-parse --short HEAD) tagged 0.1.0 in $tmp/loadctl"
