@@ -11,16 +11,22 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # A scratch path of its own: the extra compiler flags would otherwise invalidate the main build.
+# Started afresh each time (LoadctlCore alone builds in seconds): the compiler writes symbol
+# graphs only when it compiles, and an up-to-date build would leave none.
 scratch=.build-docs
 symbols="$scratch/symbol-graphs"
 output="${1:-$scratch/LoadctlCore.doccarchive}"
 
-rm -rf "$symbols" "$output"
+rm -rf "$scratch" "$output"
 mkdir -p "$symbols"
 swift build --target LoadctlCore --scratch-path "$scratch" \
   -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$symbols"
 # Only the runtime's own symbols: the graphs of the modules it imports are not documented here.
 find "$symbols" -type f ! -name 'LoadctlCore*' -delete
+if [[ ! -s "$symbols/LoadctlCore.symbols.json" ]]; then
+  echo "error: no symbol graph for LoadctlCore in $symbols" >&2
+  exit 1
+fi
 
 docc convert Sources/Core/LoadctlCore.docc \
   --additional-symbol-graph-dir "$symbols" \
