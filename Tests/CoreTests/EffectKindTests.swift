@@ -43,58 +43,6 @@ import Testing
     try store.finish()
   }
 
-  @Test func concatenateRunsItsPartsInOrderInOneEffect() throws {
-    let store = makeProbeStore { clock in
-      .concatenate(
-        .run { send in
-          try await clock.sleep(for: .seconds(2))
-          send(.got(1))
-        },
-        .send(.got(2)),
-        .run { send in
-          try await clock.sleep(for: .seconds(1))
-          send(.got(3))
-        }
-      )
-    }
-    try store.send(.go)
-    store.clock.advance(by: .milliseconds(1_999))
-    store.clock.advance(by: .milliseconds(1))
-    try store.receive(.got(1)) { $0.got = [1] }
-    try store.receive(.got(2)) { $0.got = [1, 2] }
-    #expect(store.clock.now == VirtualClock.Instant(offset: .seconds(2)))
-    store.clock.advance(by: .seconds(1))
-    try store.receive(.got(3)) { $0.got = [1, 2, 3] }
-    try store.finish()
-    #expect(effectLines(store) == ["start effect#1", "end effect#1 finished"])
-  }
-
-  @Test func cancelInsideAConcatenationTakesEffectWhenReached() throws {
-    let store = makeProbeStore { clock in
-      .merge(
-        .run(name: "victim") { send in
-          try await clock.sleep(for: .seconds(5))
-          send(.got(5))
-        }
-        .cancellable(id: "x"),
-        .concatenate(
-          .run(name: "timer") { _ in try await clock.sleep(for: .seconds(2)) },
-          .cancel(id: "x")
-        )
-      )
-    }
-    try store.send(.go)
-    store.clock.advance(by: .seconds(1))
-    #expect(store.inFlight.map(\.label) == ["victim", "effect"])
-    store.clock.advance(by: .seconds(1))
-    #expect(store.inFlight.isEmpty)
-    #expect(
-      effectLines(store) == [
-        "start victim#1", "start effect#2", "end effect#2 finished", "end victim#1 cancelled",
-      ])
-    try store.finish()
-  }
-
   @Test func cancellableRegistersTheEffectUnderItsIdAndPolicy() throws {
     let store = makeProbeStore { clock in
       .run(name: "load") { _ in try await clock.sleep(for: .seconds(1)) }

@@ -155,15 +155,12 @@ private func failure(_ body: () throws -> Void) -> String {
     try store.finish()
   }
 
-  @Test func sendIgnoredAndReceiveIgnoredAssertTheReason() throws {
+  @Test func sendIgnoredAssertsTheReason() throws {
     let store = makeStore()
     try store.sendIgnored(.refuse, reason: "not now")
     #expect(
       failure { try store.sendIgnored(.refuse, reason: "busy") }
         .hasPrefix("expected refuse ignored (busy), got ignored("))
-    #expect(
-      failure { try store.receiveIgnored(.refuse, reason: "not now") }
-        == "expected refuse to be ignored; nothing happened")
     #expect(failure { try store.send(.refuse) }.hasPrefix("expected to send refuse; got ignored("))
     try store.finish()
   }
@@ -173,14 +170,5 @@ private func failure(_ body: () throws -> Void) -> String {
     #expect(
       failure { try store.sendIgnored(.increment, reason: "not now") }
         .hasPrefix("expected increment ignored (not now), got transition("))
-  }
-
-  @Test func skipReceivedActionsDropsThemAndKeepsTheirState() throws {
-    let store = makeStore()
-    try store.send(.twice)
-    store.skipReceivedActions()
-    #expect(store.state == Counter(count: 2))
-    try store.send(.increment) { $0.count = 3 }
-    try store.finish()
   }
 }

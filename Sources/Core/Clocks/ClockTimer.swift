@@ -1,10 +1,10 @@
 /// A drift-free repeating timer on any clock, as an `AsyncSequence` of ticks.
 ///
-/// A loop of `sleep(for: interval)` adds each wake-up's lateness to the next (measured here: 500
-/// ticks of 10 ms end ~141 ms late). This timer sleeps until absolute deadlines
-/// `start + n × interval`, so lateness never accumulates. When the consumer falls behind by more
-/// than an interval, ``MissedTickPolicy`` decides what happens; cancelling the consuming task ends
-/// the sequence quietly (it returns `nil`, it does not throw).
+/// A loop of `sleep(for: interval)` adds each wake-up's lateness to the next. This timer sleeps
+/// until absolute deadlines `start + n × interval` (`start` is when iteration begins), so lateness
+/// never accumulates. A consumer that falls behind by more than an interval gets one tick at once
+/// and then continues from the next deadline in the future: it sees a gap in ``Tick/index``, not
+/// a burst. Cancelling the consuming task ends the sequence quietly (`nil`, no error).
 ///
 /// ```swift
 /// for await tick in ClockTimer(interval: .seconds(1), clock: clock) {
@@ -12,44 +12,25 @@
 /// }
 /// ```
 public struct ClockTimer<C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
-  /// What to do with deadlines that passed while the consumer was busy.
-  public enum MissedTickPolicy: Sendable {
-    /// Deliver one tick now and continue from the next deadline in the future (the default:
-    /// a slow consumer sees a gap in ``Tick/index`` rather than a burst).
-    case skip
-    /// Deliver every missed tick immediately, one after another.
-    case burst
-  }
-
   /// One tick: which deadline it was, and how late it was delivered.
   public struct Tick: Sendable {
     /// 1 for the first deadline (`start + interval`), counting every deadline, skipped or not.
     public let index: Int
-    /// The deadline this tick was scheduled for.
-    public let deadline: C.Instant
-    /// How long after `deadline` the tick was delivered.
+    /// How long after its deadline the tick was delivered.
     public let lateness: Duration
   }
 
   let interval: Duration
   let clock: C
-  let start: C.Instant?
-  let policy: MissedTickPolicy
 
-  /// Creates a timer; it starts counting when iteration begins unless `start` is given.
-  public init(
-    interval: Duration, clock: C, start: C.Instant? = nil, policy: MissedTickPolicy = .skip
-  ) {
+  /// Creates a timer ticking every `interval` (which must be positive) on `clock`.
+  public init(interval: Duration, clock: C) {
     precondition(interval > .zero, "a timer needs a positive interval")
     self.interval = interval
     self.clock = clock
-    self.start = start
-    self.policy = policy
   }
 
-  public func makeAsyncIterator() -> Iterator {
-    Iterator(timer: self, start: start ?? clock.now)
-  }
+  public func makeAsyncIterator() -> Iterator { Iterator(timer: self, start: clock.now) }
 
   /// Produces ticks by sleeping until each absolute deadline.
   public struct Iterator: AsyncIteratorProtocol {
@@ -60,21 +41,16 @@ public struct ClockTimer<C: Clock>: AsyncSequence, Sendable where C.Duration == 
     public mutating func next() async -> Tick? {
       guard !Task.isCancelled else { return nil }
       index += 1
-      var deadline = start.advanced(by: timer.interval * index)
+      let deadline = start.advanced(by: timer.interval * index)
       do {
         try await timer.clock.sleep(until: deadline, tolerance: nil)
       } catch {
         return nil
       }
       let now = timer.clock.now
-      let late = deadline.duration(to: now)
-      if timer.policy == .skip, late >= timer.interval {
-        let missed = Int(late / timer.interval)
-        index += missed
-        deadline = start.advanced(by: timer.interval * index)
-        return Tick(index: index, deadline: deadline, lateness: deadline.duration(to: now))
-      }
-      return Tick(index: index, deadline: deadline, lateness: late)
+      index += Int(deadline.duration(to: now) / timer.interval)  // skip the missed deadlines
+      let due = start.advanced(by: timer.interval * index)
+      return Tick(index: index, lateness: due.duration(to: now))
     }
   }
 }

@@ -28,7 +28,6 @@ public final class VirtualClock: Clock, Sendable {
   }
 
   private struct Sleeper {
-    var deadline: Instant
     var continuation: CheckedContinuation<Void, any Error>?
     var cancelled = false
   }
@@ -50,29 +49,21 @@ public final class VirtualClock: Clock, Sendable {
     var queue = MinHeap<Entry>()
     var waitingCount = 0
 
-    /// Drops entries whose sleeper is gone, then returns the earliest waiting one.
+    /// Drops entries whose sleeper is gone, then returns the earliest registered one (its
+    /// continuation may still be about to be set).
     mutating func earliest() -> Entry? {
-      while let top = queue.min {
-        if sleepers[top.order]?.continuation != nil { return top }
-        if sleepers[top.order] == nil {
-          _ = queue.popMin()
-        } else {
-          return top  // registered, its continuation about to be set
-        }
-      }
-      return nil
+      while let top = queue.min, sleepers[top.order] == nil { _ = queue.popMin() }
+      return queue.min
     }
   }
 
   private let state = Locked(State())
 
   /// The executor that code driven by this clock must run on.
-  public let executor: ManualExecutor
+  public let executor = ManualExecutor()
 
   /// Creates a clock at offset zero with its own executor.
-  public init(executor: ManualExecutor = ManualExecutor()) {
-    self.executor = executor
-  }
+  public init() {}
 
   public var now: Instant { state.withLock { $0.now } }
   public var minimumResolution: Duration { .zero }
@@ -81,7 +72,7 @@ public final class VirtualClock: Clock, Sendable {
   public var pendingSleepCount: Int { state.withLock { $0.waitingCount } }
 
   /// The earliest deadline any task sleeps until, if one does.
-  public var nextDeadline: Instant? {
+  package var nextDeadline: Instant? {
     state.withLock { state in
       state.earliest().flatMap { state.sleepers[$0.order]?.continuation == nil ? nil : $0.deadline }
     }
@@ -92,7 +83,7 @@ public final class VirtualClock: Clock, Sendable {
     let order: UInt64? = state.withLock { state in
       guard deadline > state.now else { return nil }
       state.nextOrder += 1
-      state.sleepers[state.nextOrder] = Sleeper(deadline: deadline)
+      state.sleepers[state.nextOrder] = Sleeper()
       state.queue.insert(Entry(deadline: deadline, order: state.nextOrder))
       return state.nextOrder
     }
@@ -134,10 +125,7 @@ public final class VirtualClock: Clock, Sendable {
   /// Moves time to `target` (never backwards), waking sleepers one deadline at a time.
   public func advance(to target: Instant) {
     executor.drain()
-    while let woken = wakeNext(notAfter: target) {
-      _ = woken
-      executor.drain()
-    }
+    while wakeNext(notAfter: target) { executor.drain() }
     state.withLock { state in
       if target > state.now { state.now = target }
     }
@@ -152,7 +140,7 @@ public final class VirtualClock: Clock, Sendable {
   public func run(limit: Int = 1_000_000) -> Bool {
     executor.drain()
     var wakes = 0
-    while wakes < limit, wakeNext(notAfter: nil) != nil {
+    while wakes < limit, wakeNext(notAfter: nil) {
       executor.drain()
       wakes += 1
     }
@@ -164,9 +152,8 @@ public final class VirtualClock: Clock, Sendable {
 
   /// Starts `operation` on the clock's executor and runs it up to its first suspension.
   ///
-  /// Test support: the returned task is the caller's to await or cancel. It is the one place Core
-  /// creates a task outside a task group, because a test body has no structured scope that lives on
-  /// the manual executor.
+  /// The returned task is the caller's to await or cancel: the one task Core creates outside a
+  /// task group, as a test body has no structured scope on the manual executor.
   public func launch<T: Sendable>(
     _ operation: sending @escaping () async -> T
   ) -> Task<T, Never> {
@@ -176,11 +163,12 @@ public final class VirtualClock: Clock, Sendable {
   }
 
   /// Wakes all sleepers sharing the earliest deadline (if not after `limit`), in sleep order.
-  private func wakeNext(notAfter limit: Instant?) -> Instant? {
-    let woken: (Instant, [CheckedContinuation<Void, any Error>])? = state.withLock { state in
-      guard let first = state.earliest(), state.sleepers[first.order]?.continuation != nil
-      else { return nil }
-      if let limit, first.deadline > limit { return nil }
+  /// - Returns: Whether any sleeper woke.
+  private func wakeNext(notAfter limit: Instant?) -> Bool {
+    let woken: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+      guard let first = state.earliest(), state.sleepers[first.order]?.continuation != nil,
+        limit.map({ first.deadline <= $0 }) ?? true
+      else { return [] }
       var due: [CheckedContinuation<Void, any Error>] = []
       while let top = state.earliest(), top.deadline == first.deadline,
         let continuation = state.sleepers[top.order]?.continuation
@@ -191,10 +179,45 @@ public final class VirtualClock: Clock, Sendable {
         due.append(continuation)
       }
       if first.deadline > state.now { state.now = first.deadline }
-      return (first.deadline, due)
+      return due
     }
-    guard let woken else { return nil }
-    for continuation in woken.1 { continuation.resume() }
-    return woken.0
+    for continuation in woken { continuation.resume() }
+    return !woken.isEmpty
+  }
+}
+
+/// A binary min-heap: the virtual clock's queue of deadlines, O(log n) per sleeper.
+struct MinHeap<Element: Comparable> {
+  private var items: [Element] = []
+
+  /// The smallest element, if any.
+  var min: Element? { items.first }
+
+  mutating func insert(_ element: Element) {
+    items.append(element)
+    var child = items.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard items[child] < items[parent] else { break }
+      items.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func popMin() -> Element? {
+    guard !items.isEmpty else { return nil }
+    items.swapAt(0, items.count - 1)
+    let smallest = items.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smaller = parent
+      if left < items.count, items[left] < items[smaller] { smaller = left }
+      if right < items.count, items[right] < items[smaller] { smaller = right }
+      guard smaller != parent else { return smallest }
+      items.swapAt(parent, smaller)
+      parent = smaller
+    }
   }
 }

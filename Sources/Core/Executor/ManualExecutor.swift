@@ -2,13 +2,11 @@ import Dispatch
 
 /// A serial task executor whose jobs run only when someone calls ``drain()``.
 ///
-/// Tests and virtual time need to know the moment when every task has run as far as it can and is
-/// parked (on a clock, a stream or a continuation). On the global pool that moment cannot be
-/// observed, so timing tests fall back to `Task.yield()` loops that race. A task started with this
-/// executor as its preference (and its structured children, default actors it calls, and every
-/// continuation resumed for it) enqueues its jobs here instead; ``drain()`` runs them on the calling
-/// thread until the queue is empty. An empty queue after `drain()` is therefore a proof, not a
-/// guess, that all the work is waiting for something outside it.
+/// A task started with this executor as its preference (and its structured children, default
+/// actors it calls, and every continuation resumed for it) enqueues its jobs here; ``drain()``
+/// runs them on the calling thread until the queue is empty. An empty queue after `drain()` is a
+/// proof, not a guess, that all the work is parked on something outside it (a clock, a stream):
+/// the moment tests and virtual time need, which the global pool cannot show.
 ///
 /// ```swift
 /// let executor = ManualExecutor()
@@ -16,8 +14,7 @@ import Dispatch
 /// executor.drain()  // work() has now run up to its first real suspension
 /// ```
 ///
-/// Work started with an unstructured `Task {}` or on the main actor escapes to other executors and
-/// breaks that proof, which is one reason Core never creates unstructured tasks.
+/// Work started with an unstructured `Task {}` or on the main actor escapes it and breaks that proof.
 public final class ManualExecutor: TaskExecutor, Sendable {
   private let queue = Locked<[UnownedJob]>([])
   private let wakeups = DispatchSemaphore(value: 0)
@@ -37,12 +34,9 @@ public final class ManualExecutor: TaskExecutor, Sendable {
   /// For a driver loop that has drained the queue and has nothing else to do (no clock deadline):
   /// only something outside the executor — a signal, another thread — can enqueue work now. It
   /// may return early (each enqueue counts once), so callers re-check their condition.
-  public func waitForWork() {
+  package func waitForWork() {
     wakeups.wait()
   }
-
-  /// The number of jobs waiting to run.
-  public var pendingJobCount: Int { queue.withLock { $0.count } }
 
   /// Runs queued jobs in FIFO order, including jobs they enqueue, until none is left.
   ///

@@ -1,8 +1,8 @@
 /// The four phases of loading something, as one value so impossible mixes cannot exist.
 ///
 /// Separate `isLoading`/`error`/`value` properties allow "loading and failed" at once; this enum
-/// does not. Its mutating methods are the transitions the seed's `ProfileModel` uses, and each
-/// tells the caller whether it applied, so a reducer can report an ignored action.
+/// does not. Its mutating methods are the only transitions, and each tells the caller whether it
+/// applied, so a reducer can report an ignored action.
 ///
 /// ```swift
 /// var state = LoadState<Profile>.idle
@@ -20,8 +20,8 @@ public enum LoadState<Value: Sendable>: Sendable {
   /// The last load failed, with a message for people.
   case failed(String)
 
-  /// The case name used in JSON snapshots and text output.
-  public var name: String {
+  /// The case name, for snapshots and text output.
+  package var name: String {
     switch self {
     case .idle: "idle"
     case .loading: "loading"

@@ -24,7 +24,6 @@ public struct Effect<Action: Sendable>: Sendable {
     case send(Action)
     case run(name: String?, Operation, Handler?)
     case merge([Effect])
-    case concatenate([Effect])
     case cancellable(Effect, id: EffectID, policy: EffectPolicy)
     case cancel(EffectID)
     case ignored(String)
@@ -57,22 +56,7 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// Runs all `effects` at once.
-  public static func merge(_ effects: Effect...) -> Effect { merge(effects) }
-
-  /// Runs all `effects` at once.
-  public static func merge(_ effects: [Effect]) -> Effect { Effect(kind: .merge(effects)) }
-
-  /// Runs `effects` one after another in a single task.
-  ///
-  /// Inside a concatenation, `cancel(id:)` takes effect when it is reached, and a nested
-  /// `cancellable` runs as part of the concatenation (cancel the concatenation as a whole by
-  /// giving it an id).
-  public static func concatenate(_ effects: Effect...) -> Effect { concatenate(effects) }
-
-  /// Runs `effects` one after another in a single task.
-  public static func concatenate(_ effects: [Effect]) -> Effect {
-    Effect(kind: .concatenate(effects))
-  }
+  public static func merge(_ effects: Effect...) -> Effect { Effect(kind: .merge(effects)) }
 
   /// Cancels every in-flight or waiting effect registered under `id`.
   public static func cancel(id: EffectID) -> Effect { Effect(kind: .cancel(id)) }
@@ -88,12 +72,66 @@ public struct Effect<Action: Sendable>: Sendable {
     Effect(kind: .cancellable(self, id: id, policy: policy))
   }
 
-  /// Combines this effect with `other`, running both at once.
-  public func merge(with other: Effect) -> Effect { .merge(self, other) }
-
-  /// Whether the effect does nothing at all.
-  public var isNone: Bool {
-    if case .none = kind { return true }
-    return false
+  /// The reason when this effect (or a part of a merge) says the action was ignored.
+  var ignoredReason: String? {
+    switch kind {
+    case .ignored(let reason): reason
+    case .merge(let effects): effects.lazy.compactMap(\.ignoredReason).first
+    default: nil
+    }
   }
+
+  /// The name of a `run` effect, for events.
+  var name: String? {
+    switch kind {
+    case .run(let name, _, _): name
+    case .cancellable(let inner, _, _): inner.name
+    default: nil
+    }
+  }
+}
+
+/// Lets an effect feed actions back into its store.
+///
+/// Sending is synchronous and never blocks: the action joins the store's mailbox and is applied
+/// in order with everything else. An effect that has been cancelled can still call `send`, but the
+/// store drops what it sends, so a stale response can never reach the state.
+public struct Send<Action: Sendable>: Sendable {
+  private let deliver: @Sendable (Action) -> Void
+
+  package init(_ deliver: @escaping @Sendable (Action) -> Void) { self.deliver = deliver }
+
+  /// Sends `action` to the store unless the current task is cancelled.
+  public func callAsFunction(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    deliver(action)
+  }
+}
+
+/// Names a family of effects so a reducer can cancel them or give them a concurrency policy.
+///
+/// ```swift
+/// extension EffectID { static let timer: EffectID = "timer" }
+/// return .run { send in … }.cancellable(id: .timer, policy: .latest)
+/// ```
+public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+  /// The name shown in events and traces.
+  public let name: String
+
+  /// Creates an id from its name.
+  public init(_ name: String) { self.name = name }
+  public init(stringLiteral value: String) { self.name = value }
+  public var description: String { name }
+}
+
+/// What a new effect does when an effect with the same id is already in flight.
+public enum EffectPolicy: String, Sendable, CaseIterable {
+  /// Cancel the running effect, wait until it has ended, then start the new one.
+  case latest
+  /// Ignore the new effect while one is in flight: a disabled button.
+  case drop
+  /// Start the new effect after the ones before it have ended, in order.
+  case queue
+  /// Run alongside the others; `cancel(id:)` still cancels them all.
+  case parallel
 }

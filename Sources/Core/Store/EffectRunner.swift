@@ -1,7 +1,17 @@
+/// Which effect the current task is working for, so tools can attribute what it does.
+///
+/// The store binds this task-local around every effect it runs (task-locals flow into child
+/// tasks), so a tracing clock can say "this sleep belonged to effect `search#3`" without the flow
+/// passing anything around.
+package enum EffectContext {
+  /// The effect whose work is running on this task, if any.
+  @TaskLocal package static var current: EffectInfo?
+}
+
 /// Performs an effect tree inside one task and reports how it ended.
 ///
-/// Only `run` does real work; `merge` runs its parts in a child group, `concatenate` runs them in
-/// order. Cancellation, and errors thrown once cancelled, end the effect as `cancelled`.
+/// Only `run` does real work; `merge` runs its parts in a child group. Cancellation, and errors
+/// thrown once cancelled, end the effect as `cancelled`.
 struct EffectRunner<Action: Sendable>: Sendable {
   let send: Send<Action>
   let requestCancel: @Sendable (EffectID) -> Void
@@ -19,15 +29,16 @@ struct EffectRunner<Action: Sendable>: Sendable {
     case .cancellable(let inner, _, _):
       return await perform(inner)
     case .run(_, let operation, let handler):
-      return await run(operation, handler)
-    case .concatenate(let effects):
-      for effect in effects {
-        let outcome = await perform(effect)
-        if outcome != .finished || Task.isCancelled {
-          return Task.isCancelled ? .cancelled : outcome
-        }
+      do {
+        try await operation(send)
+        return Task.isCancelled ? .cancelled : .finished
+      } catch is CancellationError {
+        return .cancelled
+      } catch {
+        if Task.isCancelled { return .cancelled }
+        await handler?(error, send)
+        return .failed(String(describing: error))
       }
-      return .finished
     case .merge(let effects):
       return await withTaskGroup(of: EffectOutcome.self) { group in
         for effect in effects {
@@ -41,19 +52,53 @@ struct EffectRunner<Action: Sendable>: Sendable {
       }
     }
   }
+}
 
-  private func run(
-    _ operation: Effect<Action>.Operation, _ handler: Effect<Action>.Handler?
-  ) async -> EffectOutcome {
-    do {
-      try await operation(send)
-      return Task.isCancelled ? .cancelled : .finished
-    } catch is CancellationError {
-      return .cancelled
-    } catch {
-      if Task.isCancelled { return .cancelled }
-      await handler?(error, send)
-      return .failed(String(describing: error))
+/// Lets the store cancel one effect task inside its task group.
+///
+/// Task groups cannot cancel a single child, so each effect runs its work in an inner group and
+/// waits on this handle, which wakes on ``cancel()``, on the work's end or the run's cancellation.
+final class EffectHandle: Sendable {
+  private enum Phase {
+    case running
+    case waiting(CheckedContinuation<Void, Never>)
+    case done
+  }
+
+  private let phase = Locked(Phase.running)
+
+  /// Asks the effect to stop; harmless after it ended.
+  func cancel() {
+    let continuation: CheckedContinuation<Void, Never>? = phase.withLock { phase in
+      defer { phase = .done }
+      guard case .waiting(let continuation) = phase else { return nil }
+      return continuation
+    }
+    continuation?.resume()
+  }
+
+  /// Runs `work` until it returns or ``cancel()`` is called, whichever comes first.
+  func run(_ work: @escaping @Sendable () async -> EffectOutcome) async -> EffectOutcome {
+    await withTaskGroup(of: EffectOutcome.self) { group in
+      group.addTask {
+        let outcome = await work()
+        self.cancel()
+        return outcome
+      }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          let resumeNow: Bool = phase.withLock { phase in
+            guard case .running = phase else { return true }
+            phase = .waiting(continuation)
+            return false
+          }
+          if resumeNow { continuation.resume() }
+        }
+      } onCancel: {
+        cancel()
+      }
+      group.cancelAll()
+      return await group.next() ?? .cancelled
     }
   }
 }

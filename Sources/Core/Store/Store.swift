@@ -8,28 +8,22 @@
 /// is taken.
 ///
 /// ```swift
-/// let store = Store(initialState: Counter.State()) { state, action in
-///   Counter.reduce(into: &state, action: action)
-/// }
+/// let store = Store(initialState: Counter.State(), reducer: Counter(clock: clock).reduce)
 /// let (inputs, input) = AsyncStream<Counter.Action>.makeStream()
-/// input.yield(.increment)
 /// input.yield(.delayedIncrement)
 /// input.finish()
-/// let result = await store.run(inputs: inputs) { event in renderer.render(event) }
+/// let result = await store.run(inputs: inputs) { event in print(event) }
 /// ```
 public struct Store<State: Sendable, Action: Sendable>: Sendable {
   /// The pure step function: apply an action, return the work it asks for.
   public typealias Reducer = @Sendable (inout State, Action) -> Effect<Action>
 
-  /// The state the run starts from.
-  public let initialState: State
-  /// The flow's reducer.
-  public let reducer: Reducer
+  let initialState: State
+  let reducer: Reducer
 
   /// Creates a store; nothing runs until ``run(inputs:stopWhenIdle:onCancel:willWait:observe:)``.
   public init(initialState: State, reducer: @escaping Reducer) {
-    self.initialState = initialState
-    self.reducer = reducer
+    (self.initialState, self.reducer) = (initialState, reducer)
   }
 
   /// Applies actions from `inputs` and from effects until the run ends.
@@ -70,7 +64,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
         let reason = await loop.receive(
           stopWhenIdle: stopWhenIdle, group: &group, willWait: willWait, observe: observe)
         if reason == .cancelled, let onCancel {
-          loop.applyFinal(onCancel, observe: observe)
+          _ = loop.reduce(onCancel, from: nil, observe: observe)  // the run ends: no effects
         }
         loop.cancelAll(observe: observe)
         mailbox.close()
@@ -102,12 +96,6 @@ extension Store {
     var immediate: [(Action, EffectInfo?)] = []
     var inputFinished = false
     var finishRequested = false
-
-    init(state: State, reducer: @escaping Reducer, mailbox: StoreMailbox<Message>) {
-      self.state = state
-      self.reducer = reducer
-      self.mailbox = mailbox
-    }
 
     /// Takes messages from the mailbox and applies them until the run must end.
     mutating func receive(
@@ -169,6 +157,14 @@ extension Store {
       _ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
+      schedule(
+        reduce(action, from: info, observe: observe), from: info, group: &group, observe: observe)
+    }
+
+    /// Applies `action`, reports it, and returns the work it asks for.
+    mutating func reduce(
+      _ action: Action, from info: EffectInfo?, observe: (StoreEvent<State, Action>) -> Void
+    ) -> Effect<Action> {
       let old = state
       let effect = reducer(&state, action)
       if let reason = effect.ignoredReason {
@@ -176,19 +172,7 @@ extension Store {
       } else {
         observe(.transition(action: action, from: old, to: state, effect: info))
       }
-      if case .ignored = effect.kind { return }
-      schedule(effect, from: info, group: &group, observe: observe)
-    }
-
-    /// Applies the shutdown action; the run is ending, so its effects are not started.
-    mutating func applyFinal(_ action: Action, observe: (StoreEvent<State, Action>) -> Void) {
-      let old = state
-      let effect = reducer(&state, action)
-      if let reason = effect.ignoredReason {
-        observe(.ignored(action: action, reason: reason, state: state))
-      } else {
-        observe(.transition(action: action, from: old, to: state, effect: nil))
-      }
+      return effect
     }
 
     mutating func cancelAll(observe: (StoreEvent<State, Action>) -> Void) {
@@ -197,9 +181,9 @@ extension Store {
         case .cancel(let info):
           handles[info.serial]?.cancel()
           observe(.effectFinished(info, .cancelled))
-        case .report(let report):
-          emit(report, observe: observe)
-        case .start:
+        case .finished(let info, let outcome):
+          observe(.effectFinished(info, outcome))
+        case .start, .queued, .dropped:
           break
         }
       }
@@ -228,10 +212,6 @@ extension Store {
         perform(
           registry.register(effect, id: nil, policy: nil, name: name), group: &group,
           observe: observe)
-      case .concatenate:
-        perform(
-          registry.register(effect, id: nil, policy: nil, name: nil), group: &group,
-          observe: observe)
       }
     }
 
@@ -245,19 +225,13 @@ extension Store {
           start(info, effect, group: &group, observe: observe)
         case .cancel(let info):
           handles[info.serial]?.cancel()
-        case .report(let report):
-          emit(report, observe: observe)
+        case .queued(let info):
+          observe(.effectQueued(info))
+        case .dropped(let info):
+          observe(.effectDropped(info))
+        case .finished(let info, let outcome):
+          observe(.effectFinished(info, outcome))
         }
-      }
-    }
-
-    private func emit(
-      _ report: EffectRegistry<Action>.Report, observe: (StoreEvent<State, Action>) -> Void
-    ) {
-      switch report {
-      case .queued(let info): observe(.effectQueued(info))
-      case .dropped(let info): observe(.effectDropped(info))
-      case .finished(let info, let outcome): observe(.effectFinished(info, outcome))
       }
     }
 
@@ -280,26 +254,6 @@ extension Store {
         }
         mailbox.send(.effectFinished(serial: serial, outcome))
       }
-    }
-  }
-}
-
-extension Effect {
-  /// The reason when this effect (or a part of a merge) says the action was ignored.
-  var ignoredReason: String? {
-    switch kind {
-    case .ignored(let reason): reason
-    case .merge(let effects): effects.lazy.compactMap(\.ignoredReason).first
-    default: nil
-    }
-  }
-
-  /// The name of a `run` effect, for events.
-  var name: String? {
-    switch kind {
-    case .run(let name, _, _): name
-    case .cancellable(let inner, _, _): inner.name
-    default: nil
     }
   }
 }

@@ -13,6 +13,25 @@ public struct EffectInfo: Sendable, Equatable {
   public var label: String { name ?? id?.name ?? "effect" }
 }
 
+/// How an effect ended, as observers see it.
+public enum EffectOutcome: Sendable, Equatable {
+  /// The operation returned.
+  case finished
+  /// It was cancelled (by id, by policy, or with the run); never reported as a failure.
+  case cancelled
+  /// It threw an error that was not cancellation.
+  case failed(String)
+
+  /// The outcome's name for events.
+  package var name: String {
+    switch self {
+    case .finished: "finished"
+    case .cancelled: "cancelled"
+    case .failed: "failed"
+    }
+  }
+}
+
 /// One step of a store's run, in the order it happened, for renderers, traces and tests.
 ///
 /// Observers get these synchronously from the run loop, so what they print is exactly the order
@@ -48,9 +67,4 @@ public struct StoreResult<State: Sendable>: Sendable {
   public let state: State
   /// Why the run returned.
   public let reason: StoreStopReason
-
-  init(state: State, reason: StoreStopReason) {
-    self.state = state
-    self.reason = reason
-  }
 }

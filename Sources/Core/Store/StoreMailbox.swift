@@ -2,9 +2,8 @@ import Synchronization
 
 /// The run loop's inbox: messages from the input pump and from effects, for one consumer.
 ///
-/// A lock guards an array; the loop takes everything waiting in one swap and parks only when
-/// the array is empty. Effects send without ever waiting (`Send` is synchronous). The input pump
-/// goes in lockstep with the loop: it sends one input and waits until the loop has applied it
+/// The loop takes everything waiting in one swap and parks only when nothing is. Effects send
+/// without waiting; the input pump sends one input and waits until the loop has applied it
 /// (``inputHandled()``) before it reads the next, so a fast input runs at the loop's pace.
 final class StoreMailbox<Message: Sendable>: Sendable {
   struct Buffer {
@@ -16,34 +15,17 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     var closed = false
     /// An input was sent and the loop has not applied it yet.
     var inputPending = false
-
-    init() {}
-
-    /// Takes the parked consumer, to be resumed outside the lock.
-    mutating func takeConsumer() -> UnsafeContinuation<Void, Never>? {
-      defer { consumer = nil }
-      return consumer
-    }
-
-    /// Takes the parked producer, to be resumed outside the lock.
-    mutating func takeProducer() -> UnsafeContinuation<Void, Never>? {
-      defer { producer = nil }
-      return producer
-    }
   }
 
   let buffer = Locked(Buffer())
-  /// Set by ``cancel()``, from the run's cancellation handler.
   let cancelled = Atomic(false)
-
-  init() {}
 
   /// Effects: adds `message`, never waiting; dropped once the mailbox is closed.
   func send(_ message: Message) {
     let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       guard !buffer.closed else { return nil }
       buffer.messages.append(message)
-      return buffer.takeConsumer()
+      return buffer.consumer.take()
     }
     consumer?.resume()
   }
@@ -52,13 +34,8 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` may
   ///   not have been applied: the run is ending).
   func sendInput(_ message: Message) async -> Bool {
-    let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
-      guard !buffer.closed else { return nil }
-      buffer.messages.append(message)
-      buffer.inputPending = true
-      return buffer.takeConsumer()
-    }
-    consumer?.resume()
+    buffer.withLock { $0.inputPending = true }  // before the loop can see `message`
+    send(message)
     await waitUntilHandled()
     return buffer.withLock { !$0.closed && !$0.inputPending } && !Task.isCancelled
   }
@@ -67,20 +44,18 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   func inputHandled() {
     buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       buffer.inputPending = false
-      return buffer.takeProducer()
+      return buffer.producer.take()
     }?.resume()
   }
 
-  /// Whether the run was cancelled (see ``cancel()``); cheap enough to ask for every action.
-  ///
-  /// It is set a moment after the task's own flag, and only by the handler, so it answers for
-  /// the run; where an input's `nil` may mean cancellation, ask `Task.isCancelled` instead.
+  /// Whether the run was cancelled (set by ``cancel()``, from the run's cancellation handler, a
+  /// moment after the task's own flag); cheap enough to ask for every action.
   var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   /// The run was cancelled: wakes the loop if it waits for messages.
   func cancel() {
     cancelled.store(true, ordering: .releasing)
-    buffer.withLock { $0.takeConsumer() }?.resume()
+    buffer.withLock { $0.consumer.take() }?.resume()
   }
 
   /// The run loop: swaps everything waiting into the empty `batch`, first waiting for at least
@@ -90,8 +65,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     if take(into: &batch) { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let resumeNow = buffer.withLock { buffer -> Bool in
-        // Checked under the lock: a `cancel()` before the consumer was parked found nothing to
-        // resume, but had already set the flag.
+        // Under the lock: a `cancel()` before parking found nothing to resume but set the flag.
         guard buffer.messages.isEmpty, !buffer.closed, !isCancelled else { return true }
         buffer.consumer = continuation
         return false
@@ -106,7 +80,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     let (consumer, producer) = buffer.withLock { buffer in
       buffer.closed = true
       buffer.messages.removeAll()
-      return (buffer.takeConsumer(), buffer.takeProducer())
+      return (buffer.consumer.take(), buffer.producer.take())
     }
     consumer?.resume()
     producer?.resume()
@@ -134,7 +108,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
         if resumeNow { continuation.resume() }
       }
     } onCancel: {
-      buffer.withLock { $0.takeProducer() }?.resume()
+      buffer.withLock { $0.producer.take() }?.resume()
     }
   }
 }

@@ -6,17 +6,10 @@
 
 /// A value that several threads and tasks share, behind a `pthread` mutex.
 ///
-/// `Synchronization.Mutex` does the same job, but on Linux it locks with raw futex calls that
-/// ThreadSanitizer cannot see, so TSan reports every access a `Mutex` protects as a data race
-/// (measured here: `OutputWriter`'s buffer and `LineChannel`'s state, both only ever touched in
-/// `withLock`). `pthread_mutex_lock` is intercepted by TSan, so with this type the sanitizer sees
-/// the lock, stays quiet about correct code and still finds real races. The API is `Mutex`'s.
-///
-/// ```swift
-/// let count = Locked(0)
-/// count.withLock { $0 += 1 }
-/// ```
-public final class Locked<Value>: @unchecked Sendable {
+/// The API is `Synchronization.Mutex`'s, but on Linux `Mutex` locks with futex calls that
+/// ThreadSanitizer cannot see, so it reports every access a `Mutex` protects as a race. TSan
+/// intercepts `pthread_mutex_lock`: it sees this lock and still finds real races.
+package final class Locked<Value>: @unchecked Sendable {
   // Why `@unchecked Sendable` is safe: `value` is read and written only inside `withLock`,
   // while `mutex` is held, so no two threads ever touch it at once; `init` and `withLock` take
   // and return values as `sending`, as `Mutex` does, so a non-Sendable value cannot stay shared
@@ -26,7 +19,7 @@ public final class Locked<Value>: @unchecked Sendable {
   var value: Value
 
   /// Creates the lock around `value`.
-  public init(_ value: consuming sending Value) {
+  package init(_ value: consuming sending Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -45,7 +38,7 @@ public final class Locked<Value>: @unchecked Sendable {
   ///   lock (the mutex is not recursive) and should not block.
   /// - Returns: What `body` returned.
   /// - Throws: What `body` threw; the lock is released either way.
-  public func withLock<Result, Failure: Error>(
+  package func withLock<Result, Failure: Error>(
     _ body: (inout sending Value) throws(Failure) -> sending Result
   ) throws(Failure) -> sending Result {
     pthread_mutex_lock(mutex)

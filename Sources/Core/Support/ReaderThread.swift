@@ -6,21 +6,16 @@
 
 /// Runs a blocking loop (a `read` or `sigwait`) on a thread of its own.
 ///
-/// Blocking calls must stay off the cooperative pool (two threads here) and off dispatch's
-/// worker pool too: libdispatch on Linux cannot see that a worker is blocked in `read`, so a few
-/// blocked readers starved the signal watcher until a busy run lost its Ctrl-C. A plain detached
-/// thread per reader costs ~8 KiB of stack and never competes with async work.
-///
-/// ```swift
-/// ReaderThread.start { while read(fd, &byte, 1) == 1 { continuation.yield(byte) } }
-/// ```
-public enum ReaderThread {
+/// Blocking calls must stay off the cooperative pool and off dispatch's worker pool too:
+/// libdispatch on Linux cannot see that a worker is blocked in `read`, so blocked readers can
+/// starve other work. A plain detached thread per reader never competes with async work.
+package enum ReaderThread {
   /// Starts `body` on a new detached thread; it ends when `body` returns.
   ///
   /// - Returns: Whether the thread was made; if not, `body` never runs and the caller must end
   ///   whatever waits for it.
   @discardableResult
-  public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+  package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
@@ -40,11 +35,8 @@ public enum ReaderThread {
         return nil
       }, box)
     pthread_attr_destroy(&attributes)
-    if result != 0 {
-      Unmanaged<Box>.fromOpaque(box).release()
-      return false
-    }
-    return true
+    if result != 0 { Unmanaged<Box>.fromOpaque(box).release() }
+    return result == 0
   }
 
   private final class Box: Sendable {

@@ -1,9 +1,8 @@
 /// Exhaustive reducer tests on Linux: every state change and every received action is asserted.
 ///
 /// The store runs on the ``VirtualClock``'s executor, so after each `send` or clock move everything
-/// that can run has run: an action an effect sent is already waiting in ``receive(_:_:file:line:)``,
-/// or it was not sent at all. No timeouts, no yields. ``finish(file:line:)`` fails when an action
-/// arrived but was not asserted, or when an effect is still in flight.
+/// that can run has run: an action an effect sent is already waiting for
+/// ``receive(_:_:file:line:)``, or it was not sent at all — no timeouts, no yields.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -24,11 +23,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
 
   /// The clock the store's effects must use.
   public let clock: VirtualClock
-  private final class LogBox: Sendable {
-    let mutex = Locked(Log())
-  }
-
-  private let logBox = LogBox()
+  private let log = Locked(Log())
   private let current: Locked<State>
   private let input: AsyncStream<Action>.Continuation
   private let task: Task<StoreResult<State>, Never>
@@ -42,21 +37,18 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     let (inputs, input) = AsyncStream<Action>.makeStream()
     self.input = input
     let store = Store(initialState: initialState, reducer: reducer)
-    let box = logBox
+    let log = self.log
     task = clock.launch {
       await store.run(inputs: inputs, stopWhenIdle: false) { event in
-        box.mutex.withLock { log in
+        log.withLock { log in
           switch event {
           case .transition, .ignored:
             log.pending.append(event)
-          case .effectStarted(let info):
+          case .effectStarted(let info), .effectQueued(let info):
             log.live[info.serial] = info
             log.effectEvents.append(event)
           case .effectFinished(let info, _):
             log.live[info.serial] = nil
-            log.effectEvents.append(event)
-          case .effectQueued(let info):
-            log.live[info.serial] = info
             log.effectEvents.append(event)
           case .effectDropped:
             log.effectEvents.append(event)
@@ -66,7 +58,9 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     }
   }
 
-  deinit {
+  deinit { stop() }
+
+  private func stop() {
     task.cancel()
     clock.drain()
   }
@@ -76,11 +70,11 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
 
   /// Effects running or queued now.
   public var inFlight: [EffectInfo] {
-    logBox.mutex.withLock { $0.live.values.sorted { $0.serial < $1.serial } }
+    log.withLock { $0.live.values.sorted { $0.serial < $1.serial } }
   }
 
   /// Effect lifecycle events so far (started, queued, dropped, finished), oldest first.
-  public var effectEvents: [StoreEvent<State, Action>] { logBox.mutex.withLock { $0.effectEvents } }
+  public var effectEvents: [StoreEvent<State, Action>] { log.withLock { $0.effectEvents } }
 
   /// Sends `action` and asserts the state change `update` makes to the expected state.
   ///
@@ -90,9 +84,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     _ action: Action, _ update: ((inout State) throws -> Void)? = nil,
     file: String = #fileID, line: Int = #line
   ) throws {
-    try assertAllReceived(beforeSending: action, file: file, line: line)
-    input.yield(action)
-    clock.drain()
+    try yield(action, file: file, line: line)
     try assertNext(action, update, what: "send", file: file, line: line)
   }
 
@@ -105,10 +97,11 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     try assertNext(action, update, what: "receive", file: file, line: line)
   }
 
-  /// Asserts that the next action was ignored by the reducer with `reason`.
-  public func receiveIgnored(
+  /// Sends `action` and asserts that the reducer ignored it with `reason`.
+  public func sendIgnored(
     _ action: Action, reason: String, file: String = #fileID, line: Int = #line
   ) throws {
+    try yield(action, file: file, line: line)
     guard let event = popPending() else {
       throw TestStoreFailure(
         "expected \(action) to be ignored; nothing happened", file: file, line: line)
@@ -120,36 +113,11 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     }
   }
 
-  /// Sends `action` and asserts that the reducer ignored it with `reason`.
-  public func sendIgnored(
-    _ action: Action, reason: String, file: String = #fileID, line: Int = #line
-  ) throws {
-    try assertAllReceived(beforeSending: action, file: file, line: line)
-    input.yield(action)
-    clock.drain()
-    try receiveIgnored(action, reason: reason, file: file, line: line)
-  }
-
-  /// Drops actions received but not asserted, for a test that only cares about later ones.
-  public func skipReceivedActions() {
-    let last: State? = logBox.mutex.withLock { log in
-      defer { log.pending.removeAll() }
-      for event in log.pending.reversed() {
-        if case .transition(_, _, let to, _) = event { return to }
-      }
-      return nil
-    }
-    if let last { current.withLock { $0 = last } }
-  }
-
   /// Fails if an action arrived unasserted or an effect is still in flight; then stops the store.
   public func finish(file: String = #fileID, line: Int = #line) throws {
     clock.drain()
-    let (pending, live) = logBox.mutex.withLock { ($0.pending, $0.live.values.map(\.label)) }
-    defer {
-      task.cancel()
-      clock.drain()
-    }
+    let (pending, live) = log.withLock { ($0.pending, $0.live.values.map(\.label)) }
+    defer { stop() }
     if !pending.isEmpty {
       throw TestStoreFailure(
         "\(pending.count) action(s) received but not asserted: \(pending)", file: file, line: line)
@@ -161,15 +129,18 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
   }
 
   private func popPending() -> StoreEvent<State, Action>? {
-    logBox.mutex.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
+    log.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
   }
 
-  private func assertAllReceived(beforeSending action: Action, file: String, line: Int) throws {
-    let unreceived = logBox.mutex.withLock { $0.pending.count }
+  /// Sends `action` once every action effects sent was asserted, and runs what it causes.
+  private func yield(_ action: Action, file: String, line: Int) throws {
+    let unreceived = log.withLock { $0.pending.count }
     guard unreceived == 0 else {
       throw TestStoreFailure(
         "must receive \(unreceived) action(s) before sending \(action)", file: file, line: line)
     }
+    input.yield(action)
+    clock.drain()
   }
 
   private func assertNext(
@@ -195,4 +166,24 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
         file: file, line: line)
     }
   }
+}
+
+/// Why a ``TestStore`` assertion failed; thrown, so any test framework reports it.
+///
+/// Core cannot import a test framework (it ships in the binary), so `TestStore` throws this
+/// instead of recording issues. A Swift Testing or XCTest test that calls `try store.send(…)`
+/// fails with the message and the caller's location.
+public struct TestStoreFailure: Error, CustomStringConvertible, Sendable {
+  /// What was expected and what happened.
+  public let message: String
+  /// Where the failing assertion was written.
+  public let file: String
+  /// The line of the failing assertion.
+  public let line: Int
+
+  init(_ message: String, file: String, line: Int) {
+    (self.message, self.file, self.line) = (message, file, line)
+  }
+
+  public var description: String { "\(file):\(line): \(message)" }
 }
