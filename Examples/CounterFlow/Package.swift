@@ -4,7 +4,9 @@
 // under test by setting LOADCTL_URL; without it, the published repository is used.
 import PackageDescription
 
-let loadctlURL = Context.environment["LOADCTL_URL"] ?? "https://github.com/loadctl/loadctl.git"
+// CI (scripts/check-consumer.sh) points LOADCTL_URL at a tagged clone; the default is a
+// placeholder for wherever the repository is hosted.
+let loadctlURL = Context.environment["LOADCTL_URL"] ?? "https://git.example.com/you/loadctl.git"
 
 let package = Package(
   name: "CounterFlow",
