@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // A package that uses loadctl's runtime the way any other package would: pinned by version from
 // a git URL. `scripts/check-consumer.sh` builds and tests it against a tagged clone of the commit
-// under test by setting LOADCTL_URL; without it, the published repository is used.
+// under test by setting LOADCTL_URL.
 import PackageDescription
 
 // CI (scripts/check-consumer.sh) points LOADCTL_URL at a tagged clone; the default is a
