@@ -20,9 +20,10 @@ GOAL_MS=1
 
 if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   swift build -c release --product loadctl >&2
-  swift build -c release --product NaiveTimer >&2
+  swift build -c release --package-path Benchmarks --product NaiveTimer >&2
 fi
 BIN="$(swift build -c release --show-bin-path)"
+REF_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 # Reads one JSON object per line on stdin and prints its final_lateness_ms.
 lateness() {
@@ -43,7 +44,7 @@ loadctl_values=()
 naive_values=()
 for ((run = 1; run <= RUNS; run++)); do
   ours="$("$BIN/loadctl" timer --json --interval "${INTERVAL_MS}ms" --ticks "$TICKS" | tail -n 1 | lateness)"
-  naive="$("$BIN/NaiveTimer" "$INTERVAL_MS" "$TICKS" | lateness)"
+  naive="$("$REF_BIN/NaiveTimer" "$INTERVAL_MS" "$TICKS" | lateness)"
   loadctl_values+=("$ours")
   naive_values+=("$naive")
   printf '%-5s %14s %14s\n' "$run" "$ours" "$naive"

@@ -4,19 +4,19 @@
 // and dies by SIGINT — what `loadctl profile`/`ticker` do, without a store or any output format.
 // scripts/bench_cancel.py times from the signal to the process being gone.
 //
-// SIGINT arrives through Core's `UnixSignals` (a handler writing to a self-pipe), the same way
-// as in loadctl: libdispatch's signal sources lose signals in processes started with SIGINT
-// ignored or blocked (see Sources/Core/Signals/UnixSignals.swift), and a reference that cannot be
-// interrupted measures nothing. So the ratio isolates what loadctl adds on top of delivery: the
-// store, the final transitions, the output. This program is a benchmark, not part of loadctl: it
-// uses `Task.sleep` and the real clock on purpose.
+// SIGINT arrives the way it does in loadctl: a handler (installed with `signal`, so it works
+// even when the process was started with SIGINT ignored, as a shell's background job is) writes
+// a byte to a pipe, and a dispatch thread waiting on the pipe resumes the main task. So the
+// ratio isolates what loadctl adds on top of delivery: the store, the final transitions, the
+// output. This program is a benchmark, not part of loadctl: it uses `Task.sleep` and the real
+// clock on purpose.
 //
 // Usage: CancelReference [CHILDREN]   (default 4)
 
-import LoadctlCore
+import Dispatch
 
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -27,19 +27,38 @@ func say(_ line: String) {
   _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
 }
 
-let children = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 4
+/// The pipe's ends: the handler writes, a dispatch thread reads.
+nonisolated(unsafe) var wakeFDs: [Int32] = [-1, -1]
+guard pipe(&wakeFDs) == 0 else { fatalError("pipe") }
+nonisolated(unsafe) var wakeWriteFD = wakeFDs[1]
+let wakeReadFD = wakeFDs[0]
+signal(SIGINT) { _ in
+  var byte: UInt8 = 1
+  _ = write(wakeWriteFD, &byte, 1)
+}
 
-UnixSignals.prepare([.interrupt])
-let interrupts = UnixSignals([.interrupt]).watch()
+/// Returns when SIGINT has arrived.
+func interrupted() async {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    DispatchQueue.global().async {
+      var byte: UInt8 = 0
+      while read(wakeReadFD, &byte, 1) < 0, errno == EINTR {}
+      continuation.resume()
+    }
+  }
+}
+
+let children = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 4
 
 await withTaskGroup(of: Void.self) { group in
   for _ in 0..<children {
     group.addTask { try? await Task.sleep(for: .seconds(3600)) }
   }
   say("ready")
-  for await _ in interrupts { break }
+  await interrupted()
   group.cancelAll()
   await group.waitForAll()
 }
 say("cancelled")
-UnixSignals.die(by: .interrupt)
+signal(SIGINT, SIG_DFL)
+raise(SIGINT)

@@ -1,6 +1,6 @@
 // The start-up reference of scripts/bench.sh: the least an async Swift program does before it
 // prints a line, built the same way as loadctl (release, same linking), so that
-// `loadctl --version` can be measured against it (wall time and peak RSS, goal ≤ 2×).
+// `loadctl --version` can be measured against it (wall time and peak RSS).
 //
 // Standard library only: no Foundation, no Dispatch. The one `await` makes `main` async, so the
 // concurrency runtime starts just as it does in loadctl.

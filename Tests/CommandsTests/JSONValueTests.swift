@@ -75,17 +75,4 @@ import Testing
     JSONValue.array([.bool(true), .null]).write(to: &out)
     #expect(out == "data: [true,null]")
   }
-
-  /// The byte writers (the JSON Lines hot path) must produce exactly what the String ones do.
-  @Test func byteWritersMatchStringWriters() {
-    let values: [JSONValue] =
-      Self.strings.map { .string($0.0) } + Self.numbers.map(\.0) + [
-        .object([("a\"b", .array([.null, true, 1, 2.5, "ü\n"])), ("empty", .object([]))])
-      ]
-    for value in values {
-      var bytes: [UInt8] = Array("x".utf8)
-      value.write(to: &bytes)
-      #expect(String(decoding: bytes, as: UTF8.self) == "x" + value.serialized)
-    }
-  }
 }

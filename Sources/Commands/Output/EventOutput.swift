@@ -23,17 +23,10 @@ package final class EventOutput: Sendable {
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
   private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
-  private let state = Locked(LineState())
+  /// The last event's `seq`.
+  private let state = Locked(0)
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
-  private let commandPrefix: [UInt8]
-
-  /// The event counter, and the last event's name with its escaped `,"command":…,"event":…`
-  /// (a flow's events mostly repeat one name, such as `tick`).
-  private struct LineState {
-    var seq = 0
-    var event = ""
-    var eventPrefix: [UInt8] = []
-  }
+  private let commandPrefix: String
 
   /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
   package init(
@@ -48,13 +41,13 @@ package final class EventOutput: Sendable {
     self.style = style
     self.writer = writer
     self.elapsed = elapsed
-    var prefix = Array(",\"command\":".utf8)
+    var prefix = ",\"command\":"
     JSONValue.writeString(command, to: &prefix)
-    self.commandPrefix = prefix + ",\"event\":".utf8
+    self.commandPrefix = prefix + ",\"event\":"
   }
 
   /// The number of events written so far.
-  package var count: Int { state.withLock { $0.seq } }
+  package var count: Int { state.withLock { $0 } }
 
   /// Writes one event.
   /// - Parameters:
@@ -67,66 +60,37 @@ package final class EventOutput: Sendable {
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, flush: Bool = true
   ) {
-    emit(
-      event, kind: kind, fields: { fields },
-      json: { line in
-        for (key, value) in fields {
-          line.append(UInt8(ascii: ","))
-          JSONValue.writeString(key, to: &line)
-          line.append(UInt8(ascii: ":"))
-          value.write(to: &line)
-        }
-      }, text: { text() }, flush: flush)
-  }
-
-  /// Writes one event whose JSON fields the caller appends as bytes: for hot loops (a tick per
-  /// line at full speed), where building the field array and escaping its keys cost as much as
-  /// the rest of the line.
-  ///
-  /// - Parameters:
-  ///   - fields: The event's fields, as ``emit(_:_:kind:text:flush:)`` takes them; asked for
-  ///     only when the tap (`--trace`) is on.
-  ///   - json: Appends exactly what `fields` would give in JSON: `,"key":value` for each field.
-  package func emit(
-    _ event: String, kind: Kind = .progress, fields: () -> [(String, JSONValue)],
-    json: (inout [UInt8]) -> Void, text: () -> String?, flush: Bool = true
-  ) {
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
     // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
-    if self.json {
-      state.withLock { state in
-        state.seq += 1
+    if json {
+      state.withLock { seq in
+        seq += 1
         let now = elapsed()
-        if let tap { tap(event, fields(), now) }
-        if event != state.event {
-          state.event = event
-          state.eventPrefix = commandPrefix
-          JSONValue.writeString(event, to: &state.eventPrefix)
+        if let tap { tap(event, fields, now) }
+        var line = ""
+        line.reserveCapacity(128)
+        line += "{\"seq\":"
+        line += String(seq)
+        line += ",\"elapsed_ms\":"
+        JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+        line += commandPrefix
+        JSONValue.writeString(event, to: &line)
+        for (key, value) in fields {
+          line += ","
+          JSONValue.writeString(key, to: &line)
+          line += ":"
+          value.write(to: &line)
         }
-        let seq = state.seq
-        // Bytes straight into the writer's buffer: building a String append by append cost more
-        // than formatting the numbers (see `JSONTokens`).
-        writer.write { line in
-          let capacity = 21 + JSONTokens.maximumIntLength + JSONTokens.maximumNumberLength
-          JSONTokens.append(to: &line, capacity: capacity) { tokens in
-            tokens.write("{\"seq\":")
-            tokens.write(seq)
-            tokens.write(",\"elapsed_ms\":")
-            tokens.write(EventOutput.milliseconds(now))
-          }
-          line.append(contentsOf: state.eventPrefix)
-          json(&line)
-          line.append(UInt8(ascii: "}"))
-          line.append(UInt8(ascii: "\n"))
-        }
+        line += "}\n"
+        writer.write(line)
       }
     } else {
       let body = quiet && kind == .progress ? nil : text()
-      state.withLock { state in
-        state.seq += 1
+      state.withLock { seq in
+        seq += 1
         let now = elapsed()
-        if let tap { tap(event, fields(), now) }
+        if let tap { tap(event, fields, now) }
         guard let body else { return }
         let time = style.dim(EventOutput.formatElapsed(now))
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")

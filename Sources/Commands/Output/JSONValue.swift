@@ -79,7 +79,6 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
   ///
   /// Works on UTF-8 bytes: every character that needs an escape is ASCII, so runs between them
   /// are copied whole (and a string without any, the usual key or event name, in one append).
-  /// Appending through `unicodeScalars` instead took half the time of a ticker's JSON line.
   public static func writeString(_ value: String, to out: inout String) {
     out += "\""
     let utf8 = value.utf8

@@ -3,7 +3,8 @@
 /// A live source (the timer, a pipe, a terminal) cannot wait for a slow consumer (a stalled pipe
 /// reader, a paused terminal) without its prices going stale, so its values queue in the stream
 /// and this policy decides what is lost when the queue is full. Sources that can wait (the random
-/// feed at `--interval 0`, a regular file) are paced by the consumer instead and never drop.
+/// feed at `--interval 0`, a regular file, any input on virtual time) are pulled by the consumer
+/// instead and never drop.
 package enum TickerBuffer: Sendable, Equatable, CustomStringConvertible {
   /// Keep the newest `n` values; the oldest queued value is dropped for each new one.
   case newest(Int)
@@ -15,9 +16,6 @@ package enum TickerBuffer: Sendable, Equatable, CustomStringConvertible {
   /// The default, `newest:1024`: a viewer that fell behind catches up to the current price, and
   /// a short stall (Ctrl-S, a scrolled tmux pane) still loses nothing.
   package static let `default` = TickerBuffer.newest(1024)
-
-  /// The most values an unpaced source keeps in flight when the buffer is unbounded.
-  package static let maximumWindow = 1024
 
   /// Parses `newest:N`, `oldest:N` (N ≥ 1) or `unbounded`.
   /// - Throws: A usage error (exit 64) naming `--buffer` and the accepted forms.
@@ -52,15 +50,6 @@ package enum TickerBuffer: Sendable, Equatable, CustomStringConvertible {
     case .newest(let size): .bufferingNewest(size)
     case .oldest(let size): .bufferingOldest(size)
     case .unbounded: .unbounded
-    }
-  }
-
-  /// How many values an unpaced source may have in flight: never more than the buffer holds,
-  /// so pacing by the consumer can never drop a value.
-  package var window: Int {
-    switch self {
-    case .newest(let size), .oldest(let size): min(size, Self.maximumWindow)
-    case .unbounded: Self.maximumWindow
     }
   }
 }

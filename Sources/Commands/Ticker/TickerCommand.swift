@@ -71,23 +71,34 @@ package enum TickerCommand {
       ("buffer", .string(buffer.description)),
       ("from", from.map(JSONValue.string) ?? .null),
     ]
-    let flow = TickerFlow(feed: PriceFeed(buffer: buffer), count: count)
+    let flow = TickerFlow(buffer: buffer, count: count)
     await CommandRuntime.run(invocation, options: options, environment: environment) { context in
       if let random {
         return await runRandom(flow, random, clock: context.clock, output: context.output)
       }
       guard let (fd, owned) = input else { return FlowEnd(status: .completed) }
-      let regular = PriceFeedFileLines.isRegularFile(fd)
       // On virtual time the whole input is read first (`context.lines`), so its timing is exact.
-      let lines =
-        regular && !context.isVirtual
-        ? PriceFeedFileLines.lines(fd: fd, closeWhenDone: owned)
-        : context.lines(fd: fd, closeWhenDone: owned)
-      let source = PriceFeedLineSource(
-        prices: context.input(lines, parse: PriceLine.parse),
-        waitsForConsumer: regular || context.isVirtual)
-      return await flow.run(source, output: context.output)
+      if context.isVirtual {
+        let lines = context.lines(fd: fd, closeWhenDone: owned).makeAsyncIterator()
+        return await flow.run(pulling: priceLines(lines, context), output: context.output)
+      }
+      if FileLines.isRegularFile(fd) {
+        let lines = FileLines(fd: fd, closeWhenDone: owned)
+        return await flow.run(pulling: priceLines(lines, context), output: context.output)
+      }
+      let lines = context.lines(fd: fd, closeWhenDone: owned)
+      let prices = context.input(lines, parse: PriceLine.parse)
+      return await flow.run(live: LivePriceLines(prices: prices), output: context.output)
     }
+  }
+
+  /// `--from` lines the consumer pulls: a regular file, or any input on virtual time.
+  private static func priceLines<Lines: AsyncIteratorProtocol<RawLine, Never>>(
+    _ lines: Lines, _ context: RunContext
+  ) -> PriceLines<Lines> {
+    PriceLines(
+      lines: lines, clock: context.clock, elapsed: context.elapsed,
+      reject: { context.reject($0) })
   }
 
   /// Opens `--from`, or exits 65 with one clear line.
@@ -99,13 +110,17 @@ package enum TickerCommand {
     }
   }
 
-  /// Runs the random feed on the run's clock (opened from `any Clock`).
+  /// Runs the random feed: pulled at `--interval 0`, else live on the run's clock (opened from
+  /// `any Clock`).
   private static func runRandom<C: Clock>(
     _ flow: TickerFlow, _ settings: RandomSettings, clock: C, output: EventOutput
   ) async -> FlowEnd where C.Duration == Duration {
-    let source = PriceFeedRandomSource(
+    if settings.interval == .zero {
+      return await flow.run(pulling: RandomPricePull(prices: settings.prices), output: output)
+    }
+    let source = TimedRandomPrices(
       prices: settings.prices, interval: settings.interval, clock: clock)
-    return await flow.run(source, output: output)
+    return await flow.run(live: source, output: output)
   }
 
   /// The random feed's settings, or `nil` with `--from`.

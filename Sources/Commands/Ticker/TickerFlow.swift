@@ -1,18 +1,18 @@
 import LoadctlCore
+import Synchronization
 
 /// The ticker flow: the seed's `Ticker` view, whose `for await` prints each price as it comes.
 ///
-/// A ``PriceFeed`` runs the producer; this is the consumer: a plain loop over the stream that
-/// records each price in a ``TickerTally`` and prints a `tick` through ``EventOutput``. Ticks do
-/// not go through ``Store``: an action and a transition per price would cap the feed far below
-/// what the output can take. The loop runs in the runtime's task tree, never on the main actor
-/// (a main-actor `for await` delivers ~46k values/s here).
+/// This is the consumer: a plain loop over a ``PriceReader`` that records each price in a
+/// ``TickerTally`` and prints a `tick` through ``EventOutput``. A pull source is iterated
+/// directly; a live source runs as the producer of a ``LivePriceFeed``. Ticks do not go through
+/// ``Store``: an action and a transition per price would cap the feed far below what the output
+/// can take. The loop runs in the runtime's task tree, never on the main actor.
 ///
-/// Output is flushed per burst, not per line: after a tick that left nothing in flight
-/// (``PriceFeedReader/caughtUp``), i.e. just before the loop waits for the producer, which may be
-/// waiting for its clock. At one tick per second every line reaches a pipe when it happens; at
-/// full speed the writer flushes every 64 KiB. When the loop ends the producer is stopped, then
-/// `producer_stopped` is printed: nothing can be produced after it.
+/// Output is flushed when the loop is about to wait (``PriceReader/mayWait``), and otherwise by
+/// the writer once its buffer is full: at one tick per second every line reaches a pipe when it
+/// happens, at full speed there is no flush per line. When the loop ends the source is stopped,
+/// then `producer_stopped` is printed: nothing can be produced after it.
 package struct TickerFlow: Sendable {
   /// Why the consumer stopped, as `producer_stopped` reports it.
   package enum StopReason: String, Sendable, Equatable {
@@ -24,20 +24,45 @@ package struct TickerFlow: Sendable {
     case sourceFinished = "source_finished"
   }
 
-  package let feed: PriceFeed
+  /// What a live feed does with values the consumer has not taken yet.
+  package let buffer: TickerBuffer
   /// Stop after this many ticks; `nil` runs until the source ends or the run is cancelled.
   package let count: Int?
 
-  package init(feed: PriceFeed, count: Int?) {
-    self.feed = feed
+  package init(buffer: TickerBuffer, count: Int?) {
+    self.buffer = buffer
     self.count = count
   }
 
-  /// Runs `source` through the feed and prints everything on `output`.
-  package func run(_ source: some PriceFeedSource, output: EventOutput) async -> FlowEnd {
-    let ((end, tally), report) = await feed.run(source, limit: count) { reader in
+  /// Shows the prices of a pull source and prints everything on `output`.
+  package func run(pulling source: some PricePull, output: EventOutput) async -> FlowEnd {
+    var reader = source
+    let (end, tally) = await consume(&reader, output: output)
+    let report = PriceFeedReport(
+      sourceEnd: end == .streamEnded ? .sourceFinished : .stopped, produced: reader.produced,
+      dropped: 0)
+    return finish(end, tally, report, output: output)
+  }
+
+  /// Runs a live source through a ``LivePriceFeed`` and prints everything on `output`.
+  package func run(live source: some LivePriceSource, output: EventOutput) async -> FlowEnd {
+    let ((end, tally), report) = await LivePriceFeed(buffer: buffer).run(source) { reader in
       await consume(&reader, output: output)
     }
+    return finish(end, tally, report, output: output)
+  }
+
+  /// How the consumer loop ended.
+  enum ConsumerEnd {
+    case countReached
+    case cancelled
+    case streamEnded
+  }
+
+  /// Prints `producer_stopped` and makes the `end` event's summary.
+  private func finish(
+    _ end: ConsumerEnd, _ tally: TickerTally, _ report: PriceFeedReport, output: EventOutput
+  ) -> FlowEnd {
     let reason: StopReason =
       switch end {
       case .countReached: .consumerFinished
@@ -57,36 +82,35 @@ package struct TickerFlow: Sendable {
       summary: TickerFormat.summary(tally, dropped: report.dropped))
   }
 
-  /// How the consumer loop ended.
-  enum ConsumerEnd {
-    case countReached
-    case cancelled
-    case streamEnded
-  }
-
+  /// Shows prices until `count`, the end of the source, or cancellation.
+  ///
+  /// Once the task is cancelled no more prices are shown, even those already buffered: one
+  /// cancellation handler around the loop sets a flag it checks for each price.
   private func consume(
-    _ reader: inout PriceFeedReader, output: EventOutput
+    _ reader: inout some PriceReader, output: EventOutput
   ) async -> (ConsumerEnd, TickerTally) {
+    let cancelled = CancellationFlag()
     var tally = TickerTally()
     var reportedDrops = 0
     defer { output.flush() }
-    // Values still buffered when the run is cancelled are not shown: `next()` ends at once.
-    while let price = await reader.next() {
-      let dropped = reader.dropped
-      if dropped != reportedDrops {
-        reportDrops(dropped - reportedDrops, total: dropped, output: output)
-        reportedDrops = dropped
+    return await withTaskCancellationHandler {
+      while !cancelled.isSet, let price = await reader.next(), !cancelled.isSet {
+        let dropped = reader.dropped
+        if dropped != reportedDrops {
+          reportDrops(dropped - reportedDrops, total: dropped, output: output)
+          reportedDrops = dropped
+        }
+        let tick = tally.record(price)
+        output.emit(
+          "tick", Self.fields(tick), text: TickerFormat.tick(tick, style: output.style),
+          flush: false)
+        if tick.n == count { return (.countReached, tally) }
+        if reader.mayWait { output.flush() }
       }
-      let tick = tally.record(price)
-      output.emit(
-        "tick", fields: { Self.fields(tick) }, json: { Self.writeFields(tick, to: &$0) },
-        text: { TickerFormat.tick(tick, style: output.style) }, flush: false)
-      if tick.n == count { return (.countReached, tally) }
-      // Caught up: the next read waits (for the producer, its clock or its input), so the
-      // burst ends here.
-      if reader.caughtUp { output.flush() }
+      return (cancelled.isSet || Task.isCancelled ? .cancelled : .streamEnded, tally)
+    } onCancel: {
+      cancelled.set()
     }
-    return (Task.isCancelled ? .cancelled : .streamEnded, tally)
   }
 
   /// A `tick` event's fields.
@@ -97,33 +121,25 @@ package struct TickerFlow: Sendable {
     ]
   }
 
-  /// ``fields(_:)`` in JSON, `,"n":3,"price":101.27,"change":0.84`, written straight as bytes.
-  static func writeFields(_ tick: TickerTally.Tick, to line: inout [UInt8]) {
-    let capacity = 24 + JSONTokens.maximumIntLength + 2 * JSONTokens.maximumNumberLength
-    JSONTokens.append(to: &line, capacity: capacity) { tokens in
-      tokens.write(",\"n\":")
-      tokens.write(tick.n)
-      tokens.write(",\"price\":")
-      tokens.write(tick.price)
-      tokens.write(",\"change\":")
-      if let change = tick.change {
-        tokens.write(change)
-      } else {
-        tokens.write("null")
-      }
-    }
-  }
-
   private func reportDrops(_ count: Int, total: Int, output: EventOutput) {
     output.emit(
       "dropped",
       [
         ("count", .int(count)), ("total", .int(total)),
-        ("buffer", .string(feed.buffer.description)),
+        ("buffer", .string(buffer.description)),
       ],
       text: output.style.yellow(
-        "dropped \(count) value\(count == 1 ? "" : "s") (buffer \(feed.buffer) full, \(total) in all)"
+        "dropped \(count) value\(count == 1 ? "" : "s") (buffer \(buffer) full, \(total) in all)"
       ),
       flush: false)
   }
+}
+
+/// Whether a task was cancelled, as a flag its loop can check for each value (an atomic load).
+final class CancellationFlag: Sendable {
+  private let value = Atomic<Bool>(false)
+
+  var isSet: Bool { value.load(ordering: .acquiring) }
+
+  func set() { value.store(true, ordering: .releasing) }
 }

@@ -5,11 +5,11 @@ import Testing
 
 /// The random feed, announcing each value it produces on the same output as the ticks, so one
 /// timeline shows production, consumption and `producer_stopped`.
-private struct AnnouncingSource: PriceFeedSource {
-  let base: PriceFeedRandomSource<VirtualClock>
+private struct AnnouncingSource: LivePriceSource {
+  let base: TimedRandomPrices<VirtualClock>
   let output: EventOutput
 
-  func produce(into sink: PriceFeedSink) async -> PriceFeedSourceEnd {
+  func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     var prices = base.prices
     for await _ in ClockTimer(interval: base.interval, clock: base.clock) {
       let price = prices.next()
@@ -20,13 +20,13 @@ private struct AnnouncingSource: PriceFeedSource {
   }
 }
 
-/// Runs the flow on a test clock until nothing sleeps; returns its end.
+/// Runs the flow over a live source on a test clock until nothing sleeps; returns its end.
 private func runToEnd(
-  _ flow: TickerFlow, _ source: some PriceFeedSource, capture: CapturedTickerOutput,
+  _ flow: TickerFlow, _ source: some LivePriceSource, capture: CapturedTickerOutput,
   clock: VirtualClock
 ) -> FlowEnd? {
   let end = TickerRecorder<FlowEnd>()
-  _ = clock.launch { end.append(await flow.run(source, output: capture.output)) }
+  _ = clock.launch { end.append(await flow.run(live: source, output: capture.output)) }
   #expect(clock.run(limit: 100_000))
   return end.values.first
 }
@@ -35,7 +35,7 @@ private func runToEnd(
   @Test func countedTicksThenProducerStoppedThenTheSummary() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 3)
+    let flow = TickerFlow(buffer: .default, count: 3)
     let end = try #require(
       runToEnd(flow, randomSource(clock: clock), capture: capture, clock: clock))
     #expect(
@@ -61,7 +61,7 @@ private func runToEnd(
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let source = AnnouncingSource(base: randomSource(clock: clock), output: capture.output)
-    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 3)
+    let flow = TickerFlow(buffer: .default, count: 3)
     _ = runToEnd(flow, source, capture: capture, clock: clock)
     clock.advance(by: .seconds(3600))
     #expect(clock.pendingSleepCount == 0)
@@ -77,7 +77,7 @@ private func runToEnd(
   @Test func tenThousandVirtualTicksDoNotDrift() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: 10_000)
+    let flow = TickerFlow(buffer: .default, count: 10_000)
     let source = randomSource(clock: clock, interval: .milliseconds(10))
     _ = runToEnd(flow, source, capture: capture, clock: clock)
     let ticks = capture.events.filter { $0["event"] == "tick" }
@@ -97,7 +97,7 @@ private func runToEnd(
     let arrivals = TickerRecorder<Duration>()
     let source = randomSource(clock: clock, interval: .milliseconds(10))
     let task = clock.launch {
-      await PriceFeed(buffer: .default).run(source) { reader in
+      await LivePriceFeed(buffer: .default).run(source) { reader in
         var taken = 0
         while await reader.next() != nil {
           taken += 1
@@ -115,8 +115,10 @@ private func runToEnd(
   @Test func cancellingTheRunStopsTheProducerWithReasonCancelled() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
-    let task = clock.launch { await flow.run(randomSource(clock: clock), output: capture.output) }
+    let flow = TickerFlow(buffer: .default, count: nil)
+    let task = clock.launch {
+      await flow.run(live: randomSource(clock: clock), output: capture.output)
+    }
     clock.advance(by: .milliseconds(2500))
     task.cancel()
     clock.drain()
@@ -133,7 +135,7 @@ private func runToEnd(
   @Test func droppedValuesAreReportedBeforeTheNextTick() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(feed: PriceFeed(buffer: .newest(1)), count: 2)
+    let flow = TickerFlow(buffer: .newest(1), count: 2)
     let source = FixedPrices(values: [1, 2, 3, 4], endsAfterwards: false)
     let end = try #require(runToEnd(flow, source, capture: capture, clock: clock))
     #expect(
@@ -152,9 +154,8 @@ private func runToEnd(
     let input = ScriptedInput(
       lines: lines, clock: clock, elapsed: { clock.now.offset }, parse: PriceLine.parse,
       reject: { rejected.append($0.description) })
-    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
-    let source = PriceFeedLineSource(prices: input, waitsForConsumer: false)
-    _ = runToEnd(flow, source, capture: capture, clock: clock)
+    let flow = TickerFlow(buffer: .default, count: nil)
+    _ = runToEnd(flow, LivePriceLines(prices: input), capture: capture, clock: clock)
     #expect(
       capture.describe(["n", "price", "change", "reason"]) == [
         "tick n=1 price=101 change=null @0", "tick n=2 price=102.5 change=1.5 @1000",
@@ -163,10 +164,69 @@ private func runToEnd(
     #expect(rejected.values == ["line 3: not a price: 'abc' (expected a number such as 101.25)"])
   }
 
+  /// `--interval 0 --count N`: the consumer pulls exactly N prices; `produced` is N.
+  @Test func anUnpacedFeedProducesExactlyTheCount() throws {
+    let clock = VirtualClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let flow = TickerFlow(buffer: .newest(4), count: 1500)
+    let ends = TickerRecorder<FlowEnd>()
+    _ = clock.launch {
+      let source = RandomPricePull(prices: randomPrices())
+      ends.append(await flow.run(pulling: source, output: capture.output))
+    }
+    clock.drain()
+    let end = try #require(ends.values.first)
+    let events = capture.events
+    #expect(events.filter { $0["event"] == "tick" }.count == 1500)
+    #expect(
+      capture.describe(["reason", "produced", "dropped"]).last
+        == "producer_stopped reason=consumer_finished produced=1500 dropped=0 @0")
+    #expect(end.fields.first?.1["count"] == 1500)
+  }
+
+  /// Once the run is cancelled, values still buffered in the stream are not shown: here the
+  /// consumer's task is cancelled while it writes its first tick, with two more values queued.
+  @Test func aCancelledRunShowsNoBufferedValues() {
+    let clock = VirtualClock()
+    let capture = CapturedTickerOutput(clock: clock) { event, _, _ in
+      if event == "tick" { withUnsafeCurrentTask { $0?.cancel() } }
+    }
+    let flow = TickerFlow(buffer: .unbounded, count: nil)
+    let source = FixedPrices(values: [1, 2, 3], endsAfterwards: false)
+    _ = clock.launch { await flow.run(live: source, output: capture.output) }
+    clock.drain()
+    #expect(clock.pendingSleepCount == 0)
+    #expect(
+      capture.describe(["n", "reason", "produced"]) == [
+        "tick n=1 @0", "producer_stopped reason=cancelled produced=3 @0",
+      ])
+  }
+
+  /// The same lines, pulled (a regular file, virtual time): a bad line is reported when it is
+  /// read, before the price read with it is shown; `@` and `+` still wait on the clock.
+  @Test func pulledLinesAreShownOnTimeAndBadOnesReportedAsRead() {
+    let clock = VirtualClock()
+    let capture = CapturedTickerOutput(clock: clock)
+    let lines = LineSource.lines(["101", "+1s 102.5", "abc", "# a comment", "", "@3s 100"])
+    let flow = TickerFlow(buffer: .default, count: nil)
+    _ = clock.launch {
+      let reader = PriceLines(
+        lines: lines.makeAsyncIterator(), clock: clock, elapsed: { clock.now.offset },
+        reject: { capture.output.emit("input_rejected", [("line", .int($0.line))], text: nil) })
+      _ = await flow.run(pulling: reader, output: capture.output)
+    }
+    #expect(clock.run())
+    #expect(
+      capture.describe(["n", "price", "line", "reason", "produced"]) == [
+        "tick n=1 price=101 @0", "input_rejected line=3 @1000", "tick n=2 price=102.5 @1000",
+        "tick n=3 price=100 @3000", "producer_stopped reason=source_finished produced=3 @3000",
+      ])
+  }
+
   @Test func textModeShowsArrowsAndTheSummary() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock, json: false)
-    let flow = TickerFlow(feed: PriceFeed(buffer: .default), count: nil)
+    let flow = TickerFlow(buffer: .default, count: nil)
     let source = FixedPrices(values: [100, 100.5, 100.5, 99.25])
     let end = try #require(runToEnd(flow, source, capture: capture, clock: clock))
     #expect(

@@ -74,12 +74,6 @@ import Testing
     }
   }
 
-  @Test func theUnpacedWindowNeverExceedsTheBuffer() {
-    #expect(TickerBuffer.newest(4).window == 4)
-    #expect(TickerBuffer.oldest(100_000).window == 1024)
-    #expect(TickerBuffer.unbounded.window == 1024)
-  }
-
   // MARK: Random prices
 
   /// The documented mapping, checked against the Python port in docs/ticker.md.

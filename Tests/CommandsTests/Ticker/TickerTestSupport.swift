@@ -22,7 +22,11 @@ final class CapturedTickerOutput: Sendable {
   private let path: String
   private let fd: Int32
 
-  init(clock: VirtualClock, json: Bool = true) {
+  /// - Parameter tap: Sees every event before it is written, in the emitting task.
+  init(
+    clock: VirtualClock, json: Bool = true,
+    tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)? = nil
+  ) {
     let path = "/tmp/ticker-test-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
     precondition(fd >= 0, "cannot create \(path)")
@@ -30,7 +34,7 @@ final class CapturedTickerOutput: Sendable {
     self.path = path
     output = EventOutput(
       command: "ticker", json: json, quiet: false, style: Style(enabled: false),
-      writer: OutputWriter(fileDescriptor: fd), elapsed: { clock.now.offset })
+      writer: OutputWriter(fileDescriptor: fd), elapsed: { clock.now.offset }, tap: tap)
   }
 
   deinit {
@@ -75,37 +79,51 @@ final class CapturedTickerOutput: Sendable {
   }
 }
 
-/// A source that yields fixed values at once, without waiting, then ends (or stays open).
-struct FixedPrices: PriceFeedSource {
+/// A live source that yields fixed values at once, without waiting, then ends (or stays open
+/// until cancelled).
+struct FixedPrices: LivePriceSource {
   var values: [Double]
   var endsAfterwards = true
 
-  func produce(into sink: PriceFeedSink) async -> PriceFeedSourceEnd {
+  func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     for value in values {
       guard sink.yield(value) else { return .stopped }
     }
     guard endsAfterwards else {
-      await PriceFeedTermination().wait()  // until cancelled
+      await StreamTermination().wait()  // until cancelled
       return .stopped
     }
     return .sourceFinished
   }
 }
 
-/// The random feed on a test clock.
-func randomSource(
-  clock: VirtualClock, interval: Duration = .seconds(1), seed: UInt64 = 42
-) -> PriceFeedRandomSource<VirtualClock> {
+/// The seeded random prices between 90 and 110.
+func randomPrices(seed: UInt64 = 42) -> RandomPrices {
   guard let prices = try? RandomPrices(seed: seed, min: 90, max: 110) else {
     preconditionFailure("90...110 is a valid range")
   }
-  return PriceFeedRandomSource(prices: prices, interval: interval, clock: clock)
+  return prices
+}
+
+/// The timed random feed on a test clock.
+func randomSource(
+  clock: VirtualClock, interval: Duration = .seconds(1), seed: UInt64 = 42
+) -> TimedRandomPrices<VirtualClock> {
+  TimedRandomPrices(prices: randomPrices(seed: seed), interval: interval, clock: clock)
 }
 
 /// The first `count` prices of the random feed for `seed`.
 func expectedPrices(seed: UInt64 = 42, count: Int) -> [Double] {
-  guard var prices = try? RandomPrices(seed: seed, min: 90, max: 110) else {
-    preconditionFailure("90...110 is a valid range")
-  }
+  var prices = randomPrices(seed: seed)
   return (0..<count).map { _ in prices.next() }
+}
+
+/// The value of a task that has already finished on a test clock's executor.
+func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
+  let box = TickerRecorder<T>()
+  let clock = VirtualClock()
+  _ = clock.launch { box.append(await task.value) }
+  clock.drain()
+  guard let value = box.values.first else { preconditionFailure("the task has not finished") }
+  return value
 }

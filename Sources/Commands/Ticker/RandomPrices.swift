@@ -1,17 +1,29 @@
 import LoadctlCore
 
-/// The seed's demo feed: uniform random prices in whole cents, one per interval.
+/// `--interval 0`: the random prices, pulled by the consumer one at a time.
 ///
-/// The sequence is fixed by the seed and documented (docs/ticker.md shows it in Python): with
-/// `lo = ceil(min × 100)` and `hi = floor(max × 100)`, each price is
-/// `(lo + next() % (hi − lo + 1)) / 100`, where `next()` is ``SeededGenerator`` (SplitMix64).
-/// The modulo's bias is below (hi − lo + 1) / 2⁶⁴: invisible.
-///
-/// With an interval, prices come on a drift-free ``ClockTimer`` (the first after one interval);
-/// the timer cannot wait for a slow consumer, so the buffer policy applies. With
-/// `interval == .zero` there is no clock to keep, and the producer makes a price whenever the
-/// consumer has room: as fast as it can be shown, never dropped, and still reproducible.
-package struct PriceFeedRandomSource<C: Clock>: PriceFeedSource where C.Duration == Duration {
+/// With no clock to keep, a price is made when the consumer asks for one: as fast as it can be
+/// shown, never dropped, and exactly as many as are shown (`--count 5` makes 5).
+package struct RandomPricePull: PricePull {
+  private var prices: RandomPrices
+  package private(set) var produced = 0
+
+  package init(prices: RandomPrices) {
+    self.prices = prices
+  }
+
+  package var mayWait: Bool { false }
+
+  package mutating func next() async -> Double? {
+    produced += 1
+    return prices.next()
+  }
+}
+
+/// `--interval D`: the random prices on a drift-free ``ClockTimer``, the first after one
+/// interval. A live source: the timer cannot wait for a slow consumer, so the buffer policy
+/// applies.
+package struct TimedRandomPrices<C: Clock>: LivePriceSource where C.Duration == Duration {
   package let prices: RandomPrices
   package let interval: Duration
   package let clock: C
@@ -22,19 +34,8 @@ package struct PriceFeedRandomSource<C: Clock>: PriceFeedSource where C.Duration
     self.clock = clock
   }
 
-  package func produce(into sink: PriceFeedSink) async -> PriceFeedSourceEnd {
+  package func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     var prices = prices
-    if interval == .zero {
-      // Batches of a window each, alternating with the consumer (see ``PriceFeedGauge``).
-      while await sink.waitForDrain() {
-        let size = sink.gauge.nextBatchSize
-        guard size > 0 else { return .stopped }
-        for _ in 0..<size {
-          guard sink.yield(prices.next()) else { return .stopped }
-        }
-      }
-      return .stopped
-    }
     for await _ in ClockTimer(interval: interval, clock: clock) {
       guard sink.yield(prices.next()) else { break }
     }
@@ -42,7 +43,13 @@ package struct PriceFeedRandomSource<C: Clock>: PriceFeedSource where C.Duration
   }
 }
 
-/// Uniform random prices in whole cents between two bounds, from a seeded generator.
+/// Uniform random prices in whole cents between two bounds, from a seeded generator: the seed's
+/// demo feed.
+///
+/// The sequence is fixed by the seed and documented (docs/ticker.md shows it in Python): with
+/// `lo = ceil(min × 100)` and `hi = floor(max × 100)`, each price is
+/// `(lo + next() % (hi − lo + 1)) / 100`, where `next()` is ``SeededGenerator`` (SplitMix64).
+/// The modulo's bias is below (hi − lo + 1) / 2⁶⁴: invisible.
 package struct RandomPrices: Sendable, Equatable {
   /// The lowest price, in cents.
   package let lowCents: Int

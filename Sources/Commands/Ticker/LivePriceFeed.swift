@@ -1,0 +1,214 @@
+import LoadctlCore
+import Synchronization
+
+/// A source that produces on its own schedule (a timer, a pipe, a terminal) and cannot wait for
+/// a slow consumer without its prices going stale.
+package protocol LivePriceSource: Sendable {
+  /// Yields prices into `sink` until the source runs dry, the sink refuses a value, or the task
+  /// is cancelled.
+  func produce(into sink: LivePriceSink) async -> PriceFeedEnd
+}
+
+/// The seed's `PriceFeed.stream()`, with its producer as a structured child task.
+///
+/// The seed starts its producer with an unstructured `Task {}` and stops it with
+/// `continuation.onTermination = { _ in producer.cancel() }`. Here the producer is a child of
+/// ``run(_:consume:)``'s task group, and the same `onTermination` is what stops it:
+///
+/// ```
+/// run ─┬─ consume(&reader)                        the caller's loop, in the group's own task
+///      ├─ source.produce(into: sink)              the producer
+///      └─ watcher: await termination ─► group cancelled
+/// ```
+///
+/// `onTermination` fires once, whichever way the stream ends: the consumer returned (`run` then
+/// finishes the stream, because an `AsyncStream` something still references never ends by
+/// itself), the consumer's task was cancelled inside `next()`, or the source ran dry and
+/// finished it. It wakes the watcher, and once a child has returned `run` cancels the group: a
+/// producer asleep on the clock ends at once. `run` returns only after the producer has
+/// returned, so once the caller prints `producer_stopped` no value can be produced any more.
+///
+/// The stream's buffer policy (``TickerBuffer``) decides what is lost when the consumer falls
+/// behind; every value is counted, so the consumer knows when it has caught up and what was
+/// dropped.
+package struct LivePriceFeed: Sendable {
+  package let buffer: TickerBuffer
+
+  package init(buffer: TickerBuffer) {
+    self.buffer = buffer
+  }
+
+  /// Runs `source` as the producer beside `consume` as the consumer.
+  ///
+  /// - Parameters:
+  ///   - source: Produces the prices.
+  ///   - consume: Reads prices until it is done; when it returns, the producer is stopped.
+  /// - Returns: What `consume` returned, and what the producer did.
+  package func run<Consumed>(
+    _ source: some LivePriceSource, consume: (inout LivePriceReader) async -> Consumed
+  ) async -> (consumed: Consumed, report: PriceFeedReport) {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Double.self, bufferingPolicy: buffer.streamPolicy)
+    let counts = LiveFeedCounts()
+    let termination = StreamTermination()
+    continuation.onTermination = { _ in termination.fire() }
+    let sink = LivePriceSink(continuation: continuation, counts: counts)
+
+    return await withTaskGroup(of: PriceFeedEnd?.self) { group in
+      group.addTask {
+        let end = await source.produce(into: sink)
+        // The consumer drains what is buffered, then sees the end of the stream.
+        if end == .sourceFinished { continuation.finish() }
+        return end
+      }
+      group.addTask {
+        await termination.wait()
+        return nil
+      }
+      var reader = LivePriceReader(stream: stream, counts: counts)
+      let consumed = await consume(&reader)
+      continuation.finish()
+      var end = PriceFeedEnd.stopped
+      for await result in group {
+        if let result { end = result }
+        group.cancelAll()
+      }
+      let report = PriceFeedReport(
+        sourceEnd: end, produced: counts.produced, dropped: counts.dropped)
+      return (consumed, report)
+    }
+  }
+}
+
+/// The producer's end of a live feed: the stream's continuation, with every value counted.
+package struct LivePriceSink: Sendable {
+  let continuation: AsyncStream<Double>.Continuation
+  let counts: LiveFeedCounts
+
+  /// Offers `price` to the consumer.
+  ///
+  /// - Returns: `false` once the stream has ended (its consumer is gone): stop producing.
+  @discardableResult
+  package func yield(_ price: Double) -> Bool {
+    counts.willYield()
+    switch continuation.yield(price) {
+    case .enqueued:
+      return true
+    case .dropped:
+      counts.didDrop()
+      return true
+    case .terminated:
+      counts.didRefuse()
+      return false
+    @unknown default:
+      counts.didRefuse()
+      return false
+    }
+  }
+
+  /// Values offered so far.
+  package var produced: Int { counts.produced }
+}
+
+/// The consumer's end of a live feed: the stream's iterator, reading the counts as it goes.
+package struct LivePriceReader: PriceReader {
+  private var iterator: AsyncStream<Double>.Iterator
+  private let counts: LiveFeedCounts
+  package private(set) var mayWait = true
+  package private(set) var dropped = 0
+
+  init(stream: AsyncStream<Double>, counts: LiveFeedCounts) {
+    self.iterator = stream.makeAsyncIterator()
+    self.counts = counts
+  }
+
+  package mutating func next() async -> Double? {
+    guard let price = await iterator.next(isolation: nil) else { return nil }
+    mayWait = counts.received() == 0
+    dropped = counts.dropped
+    return price
+  }
+}
+
+/// The values between a live producer and its consumer: offered, dropped, and still in flight.
+///
+/// `AsyncStream` cannot say whether a value is ready, so the producer adds one before each
+/// yield (taking it back if the stream discarded a value or refused it) and the consumer takes
+/// one for each value it receives; none left means its next read will wait.
+final class LiveFeedCounts: Sendable {
+  private let inFlight = Atomic<Int>(0)
+  private let producedCount = Atomic<Int>(0)
+  private let droppedCount = Atomic<Int>(0)
+
+  var produced: Int { producedCount.load(ordering: .relaxed) }
+  var dropped: Int { droppedCount.load(ordering: .relaxed) }
+
+  func willYield() {
+    producedCount.add(1, ordering: .relaxed)
+    inFlight.add(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// The stream discarded a value (the new one or an old one).
+  func didDrop() {
+    droppedCount.add(1, ordering: .relaxed)
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// The stream had ended and refused the value.
+  func didRefuse() {
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// The consumer received a value.
+  /// - Returns: The values still in flight.
+  func received() -> Int {
+    inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+  }
+}
+
+/// A one-shot signal from a stream's `onTermination` to the watcher that stops its producer.
+///
+/// `onTermination` is a synchronous callback on whichever thread ended the stream; it cannot
+/// cancel a child task of a group. So it fires this, and the watcher waiting here returns.
+final class StreamTermination: Sendable {
+  private struct State {
+    var fired = false
+    var watcher: CheckedContinuation<Void, Never>?
+  }
+
+  private let state = Locked(State())
+
+  /// Whether the stream has terminated.
+  var hasFired: Bool { state.withLock { $0.fired } }
+
+  /// Records the termination and wakes the watcher; later calls do nothing.
+  func fire() {
+    let watcher = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard !state.fired else { return nil }
+      state.fired = true
+      defer { state.watcher = nil }
+      return state.watcher
+    }
+    watcher?.resume()
+  }
+
+  /// Returns once the stream has terminated, or when the waiting task is cancelled.
+  func wait() async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let ready = state.withLock { state -> Bool in
+          if state.fired || Task.isCancelled { return true }
+          state.watcher = continuation
+          return false
+        }
+        if ready { continuation.resume() }
+      }
+    } onCancel: {
+      let watcher = state.withLock { state in
+        defer { state.watcher = nil }
+        return state.watcher
+      }
+      watcher?.resume()
+    }
+  }
+}

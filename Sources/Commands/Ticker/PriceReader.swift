@@ -1,0 +1,51 @@
+/// The consumer's side of a price feed: what ``TickerFlow`` iterates, whatever the source.
+///
+/// Two shapes implement it. A pull source (``PricePull``: the random feed at `--interval 0`, a
+/// regular file, any input on virtual time) makes or reads each price when the consumer asks
+/// for it. A live source (``LivePriceFeed``: the timer, a pipe, a terminal) produces on its own
+/// schedule into an `AsyncStream`, and its reader takes from the stream.
+package protocol PriceReader {
+  /// The next price, or `nil` when the source has no more or the feed was stopped.
+  mutating func next() async -> Double?
+
+  /// Whether the next ``next()`` may wait (for a clock, an input, a producer): the consumer
+  /// flushes its output before it, so every line reaches a pipe when it happens.
+  var mayWait: Bool { get }
+
+  /// Values the buffer policy had discarded when the last price was taken.
+  var dropped: Int { get }
+}
+
+/// A source the consumer pulls from directly: no producer task and no buffer, so nothing is
+/// dropped and the consumer's pace is the source's.
+package protocol PricePull: PriceReader {
+  /// Prices made or read so far, including any read ahead of the consumer.
+  var produced: Int { get }
+}
+
+extension PricePull {
+  package var dropped: Int { 0 }
+}
+
+/// How a source ended.
+package enum PriceFeedEnd: Sendable, Equatable {
+  /// The source has no more values (end of input).
+  case sourceFinished
+  /// It was stopped: its consumer went away or its task was cancelled.
+  case stopped
+}
+
+/// What a feed's source did, reported once it has stopped.
+package struct PriceFeedReport: Sendable, Equatable {
+  package var sourceEnd: PriceFeedEnd
+  /// Values made or read (a live source: offered to the stream).
+  package var produced: Int
+  /// Values the buffer policy discarded.
+  package var dropped: Int
+
+  package init(sourceEnd: PriceFeedEnd, produced: Int, dropped: Int) {
+    self.sourceEnd = sourceEnd
+    self.produced = produced
+    self.dropped = dropped
+  }
+}
