@@ -126,7 +126,8 @@ package enum CounterCommand {
       })
     let store = Store(initialState: CounterState(), reducer: flow.reduce)
     let inputs = Prepended([], then: input(lines: lines, context: context))
-    let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
+    let result = await context.run(
+      store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     return FlowEnd(
       status: .completed, fields: [("state", result.state.snapshot)],
       summary: result.state.summary)

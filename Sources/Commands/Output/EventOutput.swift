@@ -25,6 +25,8 @@ package final class EventOutput: Sendable {
   private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
   /// The last event's `seq`.
   private let state = Locked(0)
+  /// Set while a store runs: its `willWait` flushes instead of every event.
+  private let held = Locked(false)
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: String
 
@@ -55,7 +57,8 @@ package final class EventOutput: Sendable {
   ///   - fields: The event's own fields, after the common ones.
   ///   - kind: How text mode treats it.
   ///   - text: The text-mode line after the time and command; `nil` prints nothing in text mode.
-  ///   - flush: Flush now (the default); hot loops pass `false` and flush per burst.
+  ///   - flush: Flush now (the default) — unless a store run holds flushes (see
+  ///     ``holdingFlushes(_:)``); hot loops pass `false` and flush per burst.
   package func emit(
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, flush: Bool = true
@@ -96,11 +99,23 @@ package final class EventOutput: Sendable {
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")
       }
     }
-    if flush { writer.flush() }
+    if flush, !held.withLock({ $0 }) { writer.flush() }
   }
 
   /// Flushes buffered events.
   package func flush() { writer.flush() }
+
+  /// Runs `body` with events kept in the buffer until ``flush()``, then flushes.
+  ///
+  /// For a store's run, which calls ``flush()`` whenever it is about to wait (for input, the
+  /// clock or an effect): lines still arrive as they happen, but a burst of them is one write.
+  package func holdingFlushes<T>(_ body: () async -> T) async -> T {
+    held.withLock { $0 = true }
+    let result = await body()
+    held.withLock { $0 = false }
+    flush()
+    return result
+  }
 
   /// Milliseconds with microsecond precision, for `elapsed_ms`.
   package static func milliseconds(_ duration: Duration) -> Double {

@@ -122,7 +122,8 @@ package enum ProfileCommand {
     let store = Store(initialState: ProfileState(), reducer: flow.reduce)
     let inputs = Prepended(
       [.load], then: input(lines: lines, interactive: interactive, context: context))
-    let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
+    let result = await context.run(
+      store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     let state = result.state
     var fields: [(String, JSONValue)] = [("state", state.snapshot)]
     if state.attempt > 0 { fields.append(("attempts", .int(state.attempt))) }

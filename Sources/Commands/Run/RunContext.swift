@@ -35,7 +35,13 @@ package struct RunContext: Sendable {
   /// On real time they stream as they arrive (`tail -f`). On virtual time the whole input is read
   /// first, so the arrival time of bytes can never decide the output: each line then applies
   /// exactly when its `+DURATION`/`@DURATION` prefix says.
+  /// A regular file is read on the consumer's task as its lines are used (``FileLines``): it can
+  /// wait, and nothing reads ahead of the flow.
   package func lines(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
+    if FileLines.isRegularFile(fd) {
+      let file = Locked(FileLines(fd: fd, closeWhenDone: closeWhenDone))
+      return AsyncStream(unfolding: { file.withLock { $0.nextLine() } })
+    }
     guard isVirtual else { return LineSource.lines(fd: fd, closeWhenDone: closeWhenDone) }
     return LineSource.readAll(fd: fd, closeWhenDone: closeWhenDone)
   }
@@ -49,6 +55,7 @@ package struct RunContext: Sendable {
     output.emit(
       "input_rejected", [("line", .int(error.line)), ("message", .string(error.message))],
       kind: .problem, text: nil)
+    output.flush()
     errors.write("Error: input \(error.description.escapingControlCharacters)\n")
     errors.flush()
   }

@@ -128,7 +128,8 @@ package enum SearchCommand {
   ) async -> FlowEnd {
     let renderer = SearchRenderer(output: context.output, elapsed: context.elapsed)
     let store = Store(initialState: SearchState(), reducer: flow.reduce)
-    let result = await store.run(inputs: inputs, onCancel: .interrupt, observe: renderer.render)
+    let result = await context.run(
+      store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     return end(result.state, renderer.counts, style: context.output.style)
   }
 

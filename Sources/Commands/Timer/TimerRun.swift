@@ -108,7 +108,7 @@ package struct TimerRun: Sendable {
     let inputs = Prepended(paused ? [] : [.start], then: input(lines: lines, keys: keys))
     let renderer = makeRenderer()
     var stats = Stats()
-    let result = await store.run(inputs: inputs, onCancel: .stop) { event in
+    let result = await context.run(store, inputs: inputs, onCancel: .stop) { event in
       if case .transition(.tick(let tick), _, _, _) = event { stats.record(tick) }
       renderer.render(event)
     }
