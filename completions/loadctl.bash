@@ -79,13 +79,14 @@ _loadctl() {
       ;;
     counter)
       case "$opt" in
-        --delay) return ;;
+        --delay|--kill-after) return ;;
+        --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --policy) _loadctl_reply "drop latest queue parallel"; return ;;
         --input|--trace) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--delay --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--delay --exec --kill-after --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
       else
         _loadctl_reply "+ - d c increment decrement delayed cancel"
       fi

@@ -8,8 +8,12 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
   case decrement
   /// The "increment after a delay" button: starts an effect on the clock.
   case delayedIncrement
-  /// Sent by the delayed increment's effect when its delay has passed.
+  /// Sent by the delayed increment's effect when its work is done (the delay has passed, or
+  /// the `--exec` command exited 0).
   case incrementResponse
+  /// Sent by the delayed increment's effect when its work failed (the `--exec` command could
+  /// not start, exited non-zero or was killed by a signal), with why; the count stays.
+  case delayedIncrementFailed(String)
   /// Cancels every delayed increment in flight (an input line, not a seed button).
   case cancel
   /// The process is stopping (Ctrl-C, SIGTERM): like `cancel`, but never refused.
@@ -21,9 +25,16 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
     case .decrement: "decrement"
     case .delayedIncrement: "delayed_increment"
     case .incrementResponse: "increment_response"
+    case .delayedIncrementFailed: "delayed_increment_failed"
     case .cancel: "cancel"
     case .interrupt: "interrupt"
     }
+  }
+
+  /// A failure's `message`, as an extra JSON field.
+  package var fields: [(String, JSONValue)] {
+    guard case .delayedIncrementFailed(let message) = self else { return [] }
+    return [("message", .string(message))]
   }
 
   /// The Swift case name, as TCA's `_printChanges` would show it.
@@ -31,6 +42,7 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
     switch self {
     case .delayedIncrement: "delayedIncrement"
     case .incrementResponse: "incrementResponse"
+    case .delayedIncrementFailed: "delayedIncrementFailed"
     default: name
     }
   }
@@ -50,7 +62,10 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
     if let match = spellings.first(where: { $0.words.contains(word) }) {
       return .success(match.action)
     }
-    let sentByLoadctl = ["increment_response", "incrementresponse", "interrupt"]
+    let sentByLoadctl = [
+      "increment_response", "incrementresponse", "delayed_increment_failed",
+      "delayedincrementfailed", "interrupt",
+    ]
     let hint =
       sentByLoadctl.contains(word)
       ? "'\(text)' is sent by loadctl itself, not by input"

@@ -14,12 +14,28 @@ package enum CounterCommand {
       +DURATION (wait after the previous action) or @DURATION (from the start). A delayed \
       increment sets isLoading at once and increments after --delay; --policy says what another \
       one does meanwhile: drop (ignored, like a disabled button), latest (restart the delay), \
-      queue (run after it) or parallel (run beside it). With no actions and a terminal on \
-      stdin, the keys + - d c are the buttons, and q quits.
+      queue (run after it) or parallel (run beside it). With --exec CMD, the delayed \
+      increment's work is CMD (run with /bin/sh -c) instead of the --delay wait: it increments \
+      when CMD exits 0, and a failure is reported (delayedIncrementFailed) without changing the \
+      count; the policies then apply to real commands (drop like entr, latest like watchexec's \
+      restart), and cancel or Ctrl-C tears running commands down. Any failed command makes the \
+      exit status 1. With no actions and a terminal on stdin, the keys + - d c are the \
+      buttons, and q quits.
       """,
     options: [
       .value(
-        "delay", .duration, help: "How long a delayed increment waits.", default: "1s"),
+        "delay", .duration,
+        help: "How long a delayed increment waits (not with --exec, where the command's run "
+          + "time is the delay).", default: "1s"),
+      .value(
+        "exec", .command,
+        help: "Run CMD with /bin/sh -c as each delayed increment's work: the count goes up when "
+          + "it exits 0; a non-zero exit or a signal is reported and changes nothing. Its "
+          + "stdout is discarded."),
+      .value(
+        "kill-after", .duration,
+        help: "When a running --exec command is cancelled (latest, cancel, Ctrl-C), wait this "
+          + "long after SIGTERM before SIGKILL.", default: "2s"),
       .value(
         "policy", .choice(policies), valueName: "POLICY",
         help: "What a delayed increment does while another one is pending.",
@@ -37,6 +53,8 @@ package enum CounterCommand {
       "loadctl counter --delay 500ms d d '+600ms d'",
       "loadctl counter --policy parallel --json d d | jq -c '.to // empty'",
       "printf 'd\\n+300ms d\\n+2s +\\n' | loadctl counter --policy latest --input -",
+      "while inotifywait -qq -e modify src; do echo d; done | loadctl counter --input - "
+        + "--policy latest --exec 'swift build'",
     ])
 
   package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
@@ -51,19 +69,25 @@ package enum CounterCommand {
     if let problem = firstProblem(in: actions) {
       Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
     }
-    let delay = invocation.duration("delay") ?? .seconds(1)
+    let work: CounterWork
+    do throws(UsageError) {
+      work = try CounterWork(invocation)
+    } catch {
+      Loadctl.fail(usage: error, json: invocation.json)
+    }
     let policy = invocation.string("policy").flatMap(EffectPolicy.init) ?? .drop
     let inputFD = Loadctl.openInput(input, for: invocation)
-    let options: [(String, JSONValue)] = [
-      ("delay_ms", .double(EventOutput.milliseconds(delay))),
-      ("policy", .string(policy.rawValue)),
-      ("actions", .array(actions.map(JSONValue.string))),
-      ("input", input.map(JSONValue.string) ?? .null),
-    ]
+    let options: [(String, JSONValue)] =
+      work.options + [
+        ("policy", .string(policy.rawValue)),
+        ("actions", .array(actions.map(JSONValue.string))),
+        ("input", input.map(JSONValue.string) ?? .null),
+      ]
     await CommandRuntime.run(
       invocation, options: options, environment: environment, loading: [CounterFlow.effectName]
     ) { context in
-      let flow = CounterFlow(clock: context.clock, delay: delay, policy: policy)
+      let flow = CounterFlow(
+        policy: policy, workLabel: work.label, work: work.operation(clock: context.clock))
       let lines =
         inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
         ?? (actions.isEmpty ? nil : LineSource.lines(actions))
@@ -105,31 +129,54 @@ package enum CounterCommand {
   }
 
   /// Runs the flow over its input until it is done and nothing is pending.
+  ///
+  /// - Returns: `completed` with the final state, or `failed` (exit status 1) with
+  ///   `failed_increments` when any delayed increment's work failed.
   package static func runFlow(
     _ flow: CounterFlow, lines: AsyncStream<RawLine>?, context: RunContext
   ) async -> FlowEnd {
-    let style = context.output.style
-    let renderer = StoreRenderer<CounterState, CounterAction>(
-      output: context.output,
+    let renderer = Self.renderer(for: flow, output: context.output)
+    let failures = Locked(0)
+    let store = Store(initialState: CounterState(), reducer: flow.reduce)
+    let inputs = Prepended([], then: input(lines: lines, context: context))
+    let result = await context.run(store, inputs: inputs, onCancel: .interrupt) { event in
+      if case .transition(.delayedIncrementFailed, _, _, _) = event {
+        failures.withLock { $0 += 1 }
+      }
+      renderer.render(event)
+    }
+    let state = result.state
+    let failed = failures.withLock { $0 }
+    guard failed > 0 else {
+      return FlowEnd(
+        status: .completed, fields: [("state", state.snapshot)], summary: state.summary)
+    }
+    return FlowEnd(
+      status: .failed, fields: [("failed_increments", .int(failed)), ("state", state.snapshot)],
+      summary: context.output.style.red(state.summary))
+  }
+
+  /// Text like TCA's `_printChanges` (the action, then the fields that changed; a failure adds
+  /// its message), and the delayed increment's effect with its work: `started (1s)`.
+  package static func renderer(
+    for flow: CounterFlow, output: EventOutput
+  ) -> StoreRenderer<CounterState, CounterAction> {
+    let style = output.style
+    return StoreRenderer<CounterState, CounterAction>(
+      output: output,
       transitionText: { action, from, to in
-        let text = style.changes(to.changes(since: from))
-        return "\(style.bold(action.summary))  \(text)"
+        let text = "\(style.bold(action.summary))  \(style.changes(to.changes(since: from)))"
+        guard case .delayedIncrementFailed(let message) = action else { return text }
+        return "\(text) — \(style.red(message.escapingControlCharacters))"
       },
       effectText: { info, phase in
         let label = "effect \(info.label)#\(info.serial)"
         switch phase {
-        case "started": return "\(label) started (\(formatDuration(flow.delay)))"
+        case "started": return "\(label) started (\(flow.workLabel))"
         case "finished": return nil
         case "dropped", "queued": return "\(label) \(phase) (\(info.policy?.rawValue ?? "") policy)"
         default: return "\(label) \(phase)"
         }
       })
-    let store = Store(initialState: CounterState(), reducer: flow.reduce)
-    let inputs = Prepended([], then: input(lines: lines, context: context))
-    let result = await context.run(
-      store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
-    return FlowEnd(
-      status: .completed, fields: [("state", result.state.snapshot)],
-      summary: result.state.summary)
   }
 }

@@ -2,21 +2,27 @@ import LoadctlCore
 
 /// Seed 002's `CounterFeature` as a pure reducer, with seed 000's `SaveButton` rule on top.
 ///
-/// The delayed increment is an effect on the injected clock that sends `incrementResponse`, like
-/// the seed's `.run { send in … }`. What a second delayed increment does while one is pending is
-/// the effect id's ``EffectPolicy``. The reducer mirrors that policy in `inFlight`, so that
-/// `isLoading` is true exactly while a response is still to come:
+/// The delayed increment is an effect that runs the flow's `work` and then sends
+/// `incrementResponse`, like the seed's `.run { send in … }`; the work is the seed's sleep on the
+/// injected clock, or a real command (``CounterWork``). When the work fails, the effect sends
+/// `delayedIncrementFailed(message)` instead and the count stays. What a second delayed
+/// increment does while one is pending is the effect id's ``EffectPolicy``. The reducer mirrors
+/// that policy in `inFlight`, so that `isLoading` is true exactly while a response (or a
+/// failure) is still to come:
 ///
 /// | policy | second `delayedIncrement` while loading | `inFlight` | responses |
 /// |---|---|---|---|
 /// | `drop` | `ignored` (the disabled button) and `effect_dropped` | stays 1 | 1 |
-/// | `latest` | cancels the pending one, restarts the delay | stays 1 | 1 |
-/// | `queue` | waits until the pending ones have landed | +1 | one per tap, a delay apart |
+/// | `latest` | cancels the pending one, restarts the work | stays 1 | 1 |
+/// | `queue` | waits until the pending ones have landed | +1 | one per tap, one after another |
 /// | `parallel` | runs beside the pending ones | +1 | one per tap |
 package struct CounterFlow: Sendable {
-  package let clock: any Clock<Duration>
-  /// How long the delayed increment waits (the seed's one second).
-  package let delay: Duration
+  /// The delayed increment's work: it returns when the increment should land, throws
+  /// `CancellationError` when cancelled, and throws anything else (a ``LoadFailure`` names why)
+  /// to fail the increment.
+  package let work: @Sendable () async throws -> Void
+  /// How text output names the work when its effect starts: `1s`, `$ make test`.
+  package let workLabel: String
   /// The delayed increment's effect policy.
   package let policy: EffectPolicy
 
@@ -24,10 +30,20 @@ package struct CounterFlow: Sendable {
   /// The delayed increment effect's name in events (the spinner spins while it runs).
   package static let effectName = "delayed_increment"
 
+  /// The seed's counter: the work sleeps `delay` on `clock`.
   package init(clock: any Clock<Duration>, delay: Duration = .seconds(1), policy: EffectPolicy) {
-    self.clock = clock
-    self.delay = delay
+    self.init(policy: policy, workLabel: formatDuration(delay)) {
+      try await clock.sleep(for: delay)
+    }
+  }
+
+  /// A counter whose delayed increment runs `work`, e.g. ``CounterWork/operation(clock:)``.
+  package init(
+    policy: EffectPolicy, workLabel: String, work: @escaping @Sendable () async throws -> Void
+  ) {
     self.policy = policy
+    self.workLabel = workLabel
+    self.work = work
   }
 
   package func reduce(_ state: inout CounterState, _ action: CounterAction) -> Effect<CounterAction>
@@ -43,6 +59,9 @@ package struct CounterFlow: Sendable {
       return delayedIncrement(&state)
     case .incrementResponse:
       state.count += 1
+      state.inFlight = max(0, state.inFlight - 1)
+      return .none
+    case .delayedIncrementFailed:
       state.inFlight = max(0, state.inFlight - 1)
       return .none
     case .cancel, .interrupt:
@@ -62,10 +81,10 @@ package struct CounterFlow: Sendable {
       // running effect).
       if state.isLoading { return .merge(.ignored("already loading"), delayedEffect()) }
       state.inFlight = 1
-      // An effect that already sent its response is still running for a moment (it has yet to
-      // return), and `drop` would refuse a new one then, leaving `isLoading` on for good. The
-      // reducer knows that effect is done, so it releases the id first; when nothing is
-      // unwinding this cancels nothing.
+      // An effect that already sent its response (or failure) is still running for a moment (it
+      // has yet to return), and `drop` would refuse a new one then, leaving `isLoading` on for
+      // good. The reducer knows that effect is done, so it releases the id first; when nothing
+      // is unwinding this cancels nothing.
       return .merge(.cancel(id: Self.delayedID), delayedEffect())
     case .latest:
       state.inFlight = 1
@@ -76,9 +95,11 @@ package struct CounterFlow: Sendable {
   }
 
   private func delayedEffect() -> Effect<CounterAction> {
-    .run(name: Self.effectName) { [clock, delay] send in
-      try await clock.sleep(for: delay)
+    .run(name: Self.effectName) { [work] send in
+      try await work()
       send(.incrementResponse)
+    } catch: { error, send in
+      send(.delayedIncrementFailed((error as? LoadFailure)?.message ?? "\(error)"))
     }
     .cancellable(id: Self.delayedID, policy: policy)
   }

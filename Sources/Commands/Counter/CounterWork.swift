@@ -1,0 +1,97 @@
+import LoadctlCore
+
+/// What a delayed increment does before it lands: the demo's sleep (`--delay`), or a real
+/// command (`--exec CMD`, run with `/bin/sh -c`).
+///
+/// The flow only ever sees the work as a function (``operation(clock:)``), so unit tests inject
+/// fakes on a test clock and the effect policies apply to real commands unchanged: a cancelled
+/// effect (`latest`, `cancel`, Ctrl-C) tears the command's process group down (SIGTERM,
+/// `--kill-after`, SIGKILL) before the effect ends.
+///
+/// ```swift
+/// let work = CounterWork.command("make test", killAfter: .seconds(2))
+/// let flow = CounterFlow(policy: .queue, workLabel: work.label, work: work.operation(clock: clock))
+/// ```
+package enum CounterWork: Sendable, Equatable {
+  /// Wait this long on the run's clock (`--delay`).
+  case sleep(Duration)
+  /// Run the shell command; cancelled, wait `killAfter` between SIGTERM and SIGKILL.
+  case command(String, killAfter: Duration)
+
+  /// Picks and validates the work from the options.
+  ///
+  /// `--delay` is the demo's sleep: given explicitly beside `--exec` it is a usage error, since
+  /// the command's own run time is the delay. `--kill-after` only applies to `--exec`, and
+  /// `--exec` is refused on virtual time, where real processes cannot run.
+  /// - Throws: `UsageError` (exit 64) for a combination that cannot work.
+  package init(_ invocation: Invocation) throws(UsageError) {
+    guard let exec = invocation.string("exec") else {
+      if invocation.isGiven("kill-after") {
+        throw .invalidValue("'--kill-after' only applies to '--exec'", command: "counter")
+      }
+      self = .sleep(invocation.duration("delay") ?? .seconds(1))
+      return
+    }
+    if invocation.string("clock") == "virtual" {
+      throw .invalidValue(
+        "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual "
+          + "time", command: "counter")
+    }
+    if invocation.isGiven("delay") {
+      throw .invalidValue(
+        "'--delay' cannot be used with '--exec': the command's own run time is the delay",
+        command: "counter")
+    }
+    self = .command(exec, killAfter: invocation.duration("kill-after") ?? .seconds(2))
+  }
+
+  /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`.
+  package var options: [(String, JSONValue)] {
+    switch self {
+    case .sleep(let delay):
+      [("delay_ms", .double(EventOutput.milliseconds(delay)))]
+    case .command(let command, let killAfter):
+      [
+        ("exec", .string(command)),
+        ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
+      ]
+    }
+  }
+
+  /// How text output names the work when its effect starts: `1s`, or `$ make test`.
+  package var label: String {
+    switch self {
+    case .sleep(let delay): formatDuration(delay)
+    case .command(let command, _): "$ " + command.escapingControlCharacters
+    }
+  }
+
+  /// The work as the flow runs it.
+  ///
+  /// It returns when the increment should land. It throws `CancellationError` when cancelled
+  /// (for a command, once its group has been torn down and reaped), and ``LoadFailure`` when the
+  /// command could not start, exited non-zero or was killed by a signal: `command failed (exit
+  /// status 3): <its last stderr line>`. The command's stdout is read and discarded, since
+  /// loadctl's own stdout carries the events.
+  package func operation(clock: any Clock<Duration>) -> @Sendable () async throws -> Void {
+    switch self {
+    case .sleep(let delay):
+      return { try await clock.sleep(for: delay) }
+    case .command(let command, let killAfter):
+      let subprocess = ExternalCommand.shell(command, killAfter: killAfter)
+      return {
+        let output: Subprocess.Output
+        do throws(SubprocessError) {
+          output = try await subprocess.output(limit: 0)
+        } catch {
+          if error == .cancelled { throw CancellationError() }
+          throw LoadFailure(error.description)
+        }
+        guard output.termination == .exited(0) else {
+          throw LoadFailure(
+            ExternalCommand.failure("command", output.termination, output.stderrTail))
+        }
+      }
+    }
+  }
+}
