@@ -28,7 +28,11 @@ package enum CommandTable {
       .init("1", "The flow ended failed (e.g. profile failed after its retries)."),
       .init("64", "Usage error: bad option, argument or value."),
       .init("65", "Bad input data: a rejected input line or file."),
+      .init("71", "Too few file descriptors to run (raise 'ulimit -n')."),
+      .init("74", "Writing stdout or the trace file failed (e.g. a full disk)."),
+      .init("129", "Hung up by SIGHUP (the process dies by the signal)."),
       .init("130", "Interrupted by SIGINT (the process dies by the signal)."),
+      .init("131", "Quit by SIGQUIT (Ctrl-\\): at once, no cleanup."),
       .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
     ])

@@ -1,0 +1,83 @@
+import LoadctlCore
+import Testing
+
+@testable import LoadctlCommands
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The pieces behind loadctl's behaviour under hostile conditions, without a process.
+@Suite struct HostileUnitTests {
+  @Test func aWriteErrorOtherThanEPIPEIsReportedWithItsCode() {
+    let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    defer { close(fd) }
+    let reported = Locked<[Int32]>([])
+    let broken = Locked(false)
+    let writer = OutputWriter(
+      fileDescriptor: fd, onBrokenPipe: { broken.withLock { $0 = true } },
+      onError: { code in reported.withLock { $0.append(code) } })
+    writer.write("line\n")
+    writer.flush()
+    writer.write("another\n")
+    writer.flush()
+    #expect(reported.withLock { $0 } == [ENOSPC])
+    #expect(!broken.withLock { $0 })
+    #expect(writer.failure == ENOSPC)
+  }
+
+  @Test func aNonBlockingPipeIsWaitedForNotCut() {
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)
+    _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+    let total = 512 * 1024
+    let received = Locked(0)
+    let done = Locked(false)
+    let readEnd = ends[0]
+    ReaderThread.start {
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        received.withLock { $0 += count }
+        usleep(200)
+      }
+      done.withLock { $0 = true }
+    }
+    let failed = Locked(false)
+    let writer = OutputWriter(
+      fileDescriptor: ends[1], onBrokenPipe: { failed.withLock { $0 = true } },
+      onError: { _ in failed.withLock { $0 = true } })
+    writer.write([UInt8](repeating: UInt8(ascii: "x"), count: total))
+    writer.flush()
+    close(ends[1])
+    while !done.withLock({ $0 }) { usleep(1000) }
+    close(readEnd)
+    #expect(!failed.withLock { $0 })
+    #expect(received.withLock { $0 } == total)
+  }
+
+  @Test func theSpinnerFitsTheWidth() {
+    let frame = "⠋ loading…"
+    #expect(Spinner.fitted(frame, columns: nil) == frame)
+    #expect(Spinner.fitted(frame, columns: 80) == frame)
+    #expect(Spinner.fitted(frame, columns: 6) == "⠋ loa")
+    #expect(Spinner.fitted(frame, columns: 2) == "⠋")
+    #expect(Spinner.fitted(frame, columns: 1) == nil)
+  }
+
+  @Test func ctrlZAndCtrlBackslashAreKeysOfTheirOwn() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1A, 0x1C, 0x03]) == [.suspend, .quit, .interrupt])
+  }
+
+  @Test func eachStoppingSignalSaysWhatApplies() {
+    #expect(CommandRuntime.notice(for: .interrupt).contains("Ctrl-C again"))
+    #expect(!CommandRuntime.notice(for: .terminate).contains("Ctrl-C"))
+    #expect(CommandRuntime.notice(for: .hangup).hasPrefix("hangup"))
+    #expect(ShutdownReason.signal(.hangup).endReason == "hangup")
+    #expect(ShutdownReason.signal(.terminate).endReason == "terminated")
+  }
+}
