@@ -226,7 +226,8 @@ final class SignalPipe: Sendable {
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     Self.writeEnd.store(ends[1], ordering: .sequentiallyConsistent)
     let readEnd = ends[0]
-    let ignored = Set(signals.filter { Self.isIgnored($0) && $0 != .resume && $0 != .suspend })
+    // SIGCONT continues the process whatever its disposition; the handler only re-enters raw mode.
+    let ignored = Set(signals.filter { $0 != .resume && Self.isIgnored($0) })
     state.withLock { $0.ignored = ignored }
     let caught = signals.filter { !ignored.contains($0) }
     ReaderThread.start { [self] in

@@ -32,17 +32,22 @@ import Testing
     var ends: [Int32] = [-1, -1]
     #expect(pipe(&ends) == 0)
     _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-    let total = 512 * 1024
+    let total = 256 * 1024
     let received = Locked(0)
     let done = Locked(false)
     let readEnd = ends[0]
     ReaderThread.start {
-      var chunk = [UInt8](repeating: 0, count: 4096)
+      // Reads only once the pipe is full, so the writer surely meets EAGAIN first.
+      var pending: Int32 = 0
+      while pending < 32 * 1024 {
+        usleep(1000)
+        _ = ioctl(readEnd, UInt(FIONREAD), &pending)
+      }
+      var chunk = [UInt8](repeating: 0, count: 64 * 1024)
       while true {
         let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
         if count <= 0 { break }
         received.withLock { $0 += count }
-        usleep(200)
       }
       done.withLock { $0 = true }
     }
