@@ -29,9 +29,17 @@ import Testing
   }
 
   @Test func aNonBlockingPipeIsWaitedForNotCut() {
-    var ends: [Int32] = [-1, -1]
-    #expect(pipe(&ends) == 0)
-    _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+    // A FIFO opened close-on-exec (atomically, unlike `pipe` + `fcntl`): a child another test
+    // starts meanwhile must not hold the write end open, or the reader would never see the end.
+    let path = "/tmp/loadctl-unit-\(getpid())-nonblocking.fifo"
+    unlink(path)
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let ends = [
+      open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC),
+    ]
+    #expect(ends.allSatisfy { $0 >= 0 })
+    _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) & ~O_NONBLOCK)
     let total = 256 * 1024
     let received = Locked(0)
     let done = Locked(false)
