@@ -179,12 +179,15 @@ import Testing
   static let fifoRuns: [[String]] = [
     ["counter", "--input", "FIFO"], ["ticker", "--from", "FIFO"],
     ["search", "--corpus", "FIFO", "q"], ["profile", "--file", "FIFO"],
+    ["profile", "--latency", "1ms", "--trace", "FIFO"],
   ]
 
   @Test(arguments: fifoRuns)
   func aBlockedFIFOOpenEndsOnInterrupt(arguments: [String]) async throws {
     let fifo = FileManager.default.temporaryDirectory
-      .appendingPathComponent("loadctl-hostile-\(getpid())-\(arguments[0]).fifo").path
+      .appendingPathComponent(
+        "loadctl-hostile-\(getpid())-\(arguments.joined(separator: "_")).fifo"
+      ).path
     unlink(fifo)
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { unlink(fifo) }
