@@ -7,6 +7,12 @@ import LoadctlCore
   import Darwin
 #endif
 
+// SIGQUIT (Ctrl-\) must end the process at once, as it does any other program: Swift's runtime
+// gives it to its backtracer, which prints a crash report and then lets the program go on.
+// Default first, so nothing answers it that way; the handler installed below restores the
+// terminal and dies by it. One inherited as ignored stays ignored.
+if !UnixSignals.isInheritedIgnored(.quit) { _ = signal(SIGQUIT, SIG_DFL) }
+
 // A standard descriptor the caller closed (`loadctl … <&-`) would be reused by the next one the
 // process opens — libdispatch's epoll descriptor lands on 0 — and `--input -` would then read
 // it. Holding each closed one on /dev/null keeps 0, 1 and 2 meaning stdin, stdout and stderr.
@@ -31,7 +37,11 @@ while let entry = pointer.pointee {
 let invocation = Loadctl.respondOrParse(
   arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
 
-// Then, before any work starts: the signal handler and its reader thread, so no signal is lost.
-UnixSignals.prepare([.interrupt, .terminate])
+// With too few file descriptors libdispatch traps or hangs: say so and exit 71 instead.
+CommandRuntime.requireDescriptors()
+
+// Then, before any work starts (opening a FIFO may block): the signal handlers and their reader
+// thread, so every signal is answered.
+UnixSignals.prepare(UnixSignal.handled)
 
 await Loadctl.run(invocation, environment: environment)

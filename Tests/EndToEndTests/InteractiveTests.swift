@@ -10,6 +10,7 @@ import Testing
     let termiosRestored: Bool
     let output: String
     let error: String?
+    let termiosWhenStopped: Bool?
   }
 
   static func runOnTerminal(

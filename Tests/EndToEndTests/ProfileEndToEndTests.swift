@@ -71,7 +71,7 @@ import Testing
     loadctl.send(signal: SIGTERM)
     #expect(try await loadctl.waitForExit() == .signaled(SIGTERM))
     #expect(loadctl.stdoutLines.contains { $0.hasSuffix("loading → idle (cancelled)") })
-    #expect(loadctl.stderrText == "terminated — cancelling (Ctrl-C again to force)\n")
+    #expect(loadctl.stderrText == "terminated — cancelling (a second signal forces the exit)\n")
   }
 
   @Test func closedPipeEndsQuietly() async throws {

@@ -1,4 +1,5 @@
 import LoadctlCore
+import Synchronization
 
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -6,12 +7,17 @@ import LoadctlCore
   import Darwin
 #endif
 
-/// Buffered writes to a file descriptor with explicit flushes and broken-pipe detection.
+/// Buffered writes to a file descriptor with explicit flushes and write-error detection.
 ///
 /// Into a pipe, stdio buffers fully: lines written half a second apart arrive together at exit,
 /// and a process that dies by a signal loses them. This writer buffers only until ``flush()``
-/// (callers flush after each event or burst) or until the buffer is large, and it reports a closed
-/// reader (`EPIPE`, with `SIGPIPE` ignored) once through `onBrokenPipe` instead of dying mid-line.
+/// (callers flush after each event or burst) or until the buffer is large. A closed reader
+/// (`EPIPE`, with `SIGPIPE` ignored) is reported once through `onBrokenPipe`, any other write
+/// error (`ENOSPC`, `EIO`, …) once through `onError`, and later writes are discarded. A
+/// non-blocking descriptor (`EAGAIN`) is waited for with `poll`, so a line is never cut.
+///
+/// After ``enterForcedExit()`` no flush waits: one that would block, or whose buffer another
+/// thread holds (stuck in a write), gives up and the bytes are lost.
 ///
 /// ```swift
 /// let out = OutputWriter(fileDescriptor: 1)
@@ -22,29 +28,51 @@ public final class OutputWriter: Sendable {
   private struct Buffer {
     var bytes: [UInt8] = []
     var broken = false
+    var failure: Int32?
+  }
+
+  /// Why writing stopped.
+  private enum Failure {
+    case brokenPipe
+    case error(Int32)
   }
 
   private let fd: Int32
   private let limit: Int
   private let buffer = Locked(Buffer())
   private let onBrokenPipe: @Sendable () -> Void
+  private let onError: @Sendable (Int32) -> Void
+
+  /// Set once the process is about to end at once: flushes then never wait.
+  private static let forcedExit = Atomic<Bool>(false)
 
   /// Creates a writer for `fileDescriptor`.
   /// - Parameters:
   ///   - fileDescriptor: 1 for stdout, 2 for stderr, or any open descriptor.
   ///   - flushThreshold: Flush automatically once this many bytes are buffered.
   ///   - onBrokenPipe: Called once, from the writing thread, when the reader has gone.
+  ///   - onError: Called once, from the writing thread, with `errno` of any other failed write.
   public init(
     fileDescriptor: Int32, flushThreshold: Int = 64 * 1024,
-    onBrokenPipe: @escaping @Sendable () -> Void = {}
+    onBrokenPipe: @escaping @Sendable () -> Void = {},
+    onError: @escaping @Sendable (Int32) -> Void = { _ in }
   ) {
     self.fd = fileDescriptor
     self.limit = flushThreshold
     self.onBrokenPipe = onBrokenPipe
+    self.onError = onError
   }
 
-  /// Whether the reader has closed the pipe; later writes are discarded.
+  /// Whether writing failed (the reader closed the pipe, or an error); later writes are discarded.
   public var isBroken: Bool { buffer.withLock { $0.broken } }
+
+  /// The `errno` of the write that failed (`EPIPE` for a closed reader), or `nil`.
+  public var failure: Int32? { buffer.withLock { $0.failure } }
+
+  /// From now on, in every writer, a flush that would wait gives up instead.
+  public static func enterForcedExit() {
+    forcedExit.store(true, ordering: .sequentiallyConsistent)
+  }
 
   /// Buffers `text`, flushing if the buffer grew past the threshold.
   public func write(_ text: String) {
@@ -82,34 +110,73 @@ public final class OutputWriter: Sendable {
     if full { flush() }
   }
 
-  /// Writes everything buffered now.
+  /// Writes everything buffered now (after ``enterForcedExit()``, only what can go without
+  /// waiting).
   public func flush() {
-    let newlyBroken = buffer.withLock { buffer -> Bool in
-      guard !buffer.broken, !buffer.bytes.isEmpty else { return false }
-      let failed = buffer.bytes.withUnsafeBytes { raw in
-        !OutputWriter.writeAll(fd: fd, raw)
+    let forced = Self.forcedExit.load(ordering: .sequentiallyConsistent)
+    let drain = { [fd, limit] (buffer: inout Buffer) -> Failure? in
+      guard !buffer.broken, !buffer.bytes.isEmpty else { return nil }
+      let failure = buffer.bytes.withUnsafeBytes { raw in
+        OutputWriter.writeAll(fd: fd, raw, waiting: !forced)
       }
       buffer.bytes.removeAll(keepingCapacity: buffer.bytes.count <= limit * 2)
-      if failed { buffer.broken = true }
-      return failed
+      switch failure {
+      case nil: break
+      case .brokenPipe: buffer.failure = EPIPE
+      case .error(let code): buffer.failure = code
+      }
+      if failure != nil { buffer.broken = true }
+      return failure
     }
-    if newlyBroken { onBrokenPipe() }
+    let failure: Failure?
+    if forced {
+      failure = buffer.withLockIfAvailable { drain(&$0) } ?? nil
+    } else {
+      failure = buffer.withLock { drain(&$0) }
+    }
+    switch failure {
+    case nil: break
+    case .brokenPipe: onBrokenPipe()
+    case .error(let code): if !forced { onError(code) }
+    }
   }
 
-  /// Writes all bytes, retrying short writes and `EINTR`; `false` on any other error.
-  private static func writeAll(fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
-    guard var base = raw.baseAddress else { return true }
+  /// Writes all bytes, retrying short writes and `EINTR` and waiting out `EAGAIN`.
+  ///
+  /// With `waiting` false it writes only while `poll` says the descriptor is ready, at most a
+  /// pipe's atomic size at a time, and gives up (silently) when it is not.
+  private static func writeAll(fd: Int32, _ raw: UnsafeRawBufferPointer, waiting: Bool)
+    -> Failure?
+  {
+    guard var base = raw.baseAddress else { return nil }
     var remaining = raw.count
     while remaining > 0 {
-      let written = Glibc.write(fd, base, remaining)
+      if !waiting, !isWritable(fd, timeout: 0) { return nil }
+      let written = Glibc.write(fd, base, waiting ? remaining : min(remaining, Int(PIPE_BUF)))
       if written < 0 {
-        if errno == EINTR { continue }
-        return false
+        switch errno {
+        case EINTR: continue
+        case EAGAIN, EWOULDBLOCK:
+          if waiting { _ = isWritable(fd, timeout: -1) }
+          continue
+        case EPIPE: return .brokenPipe
+        case let code: return .error(code)
+        }
       }
       remaining -= written
       base += written
     }
-    return true
+    return nil
+  }
+
+  /// Waits up to `timeout` milliseconds (-1: forever) until `fd` can take a write.
+  private static func isWritable(_ fd: Int32, timeout: Int32) -> Bool {
+    var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    while true {
+      let ready = poll(&entry, 1, timeout)
+      if ready < 0, errno == EINTR { continue }
+      return ready > 0
+    }
   }
 
   /// Makes a closed pipe an `EPIPE` error instead of a fatal signal; call once at start-up.

@@ -8,10 +8,11 @@ import LoadctlCore
 
 /// Runs one subcommand's flow as the root of everything: output, signals, shutdown, exit status.
 ///
-/// The flow runs in a task group beside a signal watcher. The first SIGINT/SIGTERM (or a closed
-/// stdout) cancels the flow, which makes its final transitions and returns; then `end` is written
-/// and flushed, and the process dies by the same signal, as shells expect. A second signal, or
-/// cleanup longer than the deadline, ends it at once (see ``Shutdown``).
+/// The flow runs in a task group beside a signal watcher. The first SIGINT/SIGTERM/SIGHUP (or a
+/// failed stdout) cancels the flow, which makes its final transitions and returns; then `end` is
+/// written and flushed, and the process dies by the same signal, as shells expect. A second
+/// signal, or cleanup longer than the deadline, ends it at once (see ``Shutdown``); signals are
+/// taken on a thread of their own, so a cooperative pool stuck in blocked writes cannot delay it.
 package enum CommandRuntime {
   /// Exit statuses, as documented in README and `--help`.
   package enum ExitStatus {
@@ -19,6 +20,31 @@ package enum CommandRuntime {
     package static let failed: Int32 = 1
     package static let usage: Int32 = 64
     package static let badInput: Int32 = 65
+    /// `EX_OSERR`: the system cannot give what a run needs (too few file descriptors).
+    package static let systemError: Int32 = 71
+    /// `EX_IOERR`: writing stdout or the trace file failed.
+    package static let ioError: Int32 = 74
+  }
+
+  /// File descriptors a run needs beyond 0, 1 and 2 (the runtime's event and signal descriptors,
+  /// an input file, a trace file, with room to spare); with fewer, libdispatch traps or hangs.
+  static let descriptorsNeeded = 10
+
+  /// Ends the process with one `Error:` line and status 71 unless ``descriptorsNeeded`` file
+  /// descriptors can be opened; call before anything starts a thread or a dispatch queue.
+  package static func requireDescriptors() {
+    var taken: [Int32] = []
+    while taken.count < descriptorsNeeded {
+      let fd = fcntl(2, F_DUPFD_CLOEXEC, 3)
+      guard fd >= 0 else { break }
+      taken.append(fd)
+    }
+    for fd in taken { close(fd) }
+    guard taken.count < descriptorsNeeded else { return }
+    Loadctl.printErr(
+      "Error: too few file descriptors: loadctl needs \(descriptorsNeeded) besides stdin, "
+        + "stdout and stderr, and only \(taken.count) can be opened (raise 'ulimit -n')\n")
+    exit(ExitStatus.systemError)
   }
 
   /// Runs `body` and ends the process.
@@ -34,7 +60,9 @@ package enum CommandRuntime {
   ) async -> Never {
     OutputWriter.ignoreBrokenPipeSignal()
     let link = ShutdownLink()
-    let stdout = OutputWriter(fileDescriptor: 1) { link.request(.brokenPipe) }
+    let stdout = OutputWriter(
+      fileDescriptor: 1, onBrokenPipe: { link.request(.brokenPipe) },
+      onError: { link.request(.writeFailed($0)) })
     let stderr = OutputWriter(fileDescriptor: 2)
     let json = invocation.json
     let style = Style.detect(
@@ -48,25 +76,7 @@ package enum CommandRuntime {
       Loadctl.fail(
         usage: .invalidValue(problem, command: invocation.command), json: invocation.json)
     }
-    let shutdown = Shutdown(
-      deadline: .seconds(2), flush: { stdout.flush() },
-      notice: { reason in
-        guard !json, case .signal(let signal) = reason else { return }
-        let name = signal == .interrupt ? "interrupted" : "terminated"
-        stderr.write("\(name) — cancelling (Ctrl-C again to force)\n")
-        stderr.flush()
-      })
-    link.attach(shutdown)
-
     let virtual = invocation.string("clock") == "virtual"
-    let session = TerminalSession(
-      isInteractive: isatty(0) == 1 && !virtual && !invocation.flag("no-input"),
-      interrupt: { shutdown.request(.signal(.interrupt)) }, quit: { shutdown.request(.quit) },
-      legend: { legend in
-        stderr.write(style.dim(legend) + "\n")
-        stderr.flush()
-      })
-    shutdown.beforeForcedExit { session.restore() }
     let spinner =
       loading.isEmpty || isatty(2) != 1 || virtual
       ? nil
@@ -76,6 +86,33 @@ package enum CommandRuntime {
           stderr.write(text)
           stderr.flush()
         })
+    let shutdown = Shutdown(
+      deadline: .seconds(2), flush: { stdout.flush() },
+      notice: { reason in
+        guard !json, case .signal(let signal) = reason else { return }
+        spinner?.clear()
+        stderr.write(Self.notice(for: signal) + "\n")
+        stderr.flush()
+      })
+    link.attach(shutdown)
+
+    let session = TerminalSession(
+      isInteractive: isatty(0) == 1 && !virtual && !invocation.flag("no-input"),
+      interrupt: { shutdown.request(.signal(.interrupt)) }, quit: { shutdown.request(.quit) },
+      legend: { legend in
+        stderr.write(style.dim(legend) + "\n")
+        stderr.flush()
+      })
+    shutdown.beforeForcedExit { session.restore(forced: true) }
+    var hooks = UnixSignals.Hooks()
+    hooks.force = { shutdown.request(.signal($0)) }
+    hooks.restoreTerminal = { session.restore(forced: true) }
+    hooks.suspendTerminal = {
+      spinner?.clear()
+      session.suspend()
+    }
+    hooks.resumeTerminal = { session.resume() }
+    UnixSignals.setHooks(hooks)
     let virtualClock = VirtualClock()
     var clock: any Clock<Duration>
     let elapsed: @Sendable () -> Duration
@@ -93,13 +130,13 @@ package enum CommandRuntime {
       command: invocation.command, json: json, quiet: invocation.quiet, style: style,
       writer: stdout, elapsed: elapsed,
       tap: Self.tap(recorder: recorder, spinner: spinner))
-    shutdown.beforeForcedExit { traceOutput.write(at: elapsed()) }
+    shutdown.beforeForcedExit { traceOutput.write(at: elapsed(), forced: true) }
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual,
       terminal: session)
 
     // Armed before anything is printed: a signal sent as soon as output appears is never lost.
-    let signals = UnixSignals([.interrupt, .terminate]).watch()
+    let signals = UnixSignals(UnixSignal.stopping).watch()
     output.emit(
       "start",
       [
@@ -125,7 +162,16 @@ package enum CommandRuntime {
         context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
     }
     session.restore()
-    finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput)
+    finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput, stdout: stdout)
+  }
+
+  /// What the person sees on stderr when `signal` starts the shutdown.
+  static func notice(for signal: UnixSignal) -> String {
+    switch signal {
+    case .interrupt: "interrupted — cancelling (Ctrl-C again to force)"
+    case .hangup: "hangup — cancelling (a second signal forces the exit)"
+    default: "terminated — cancelling (a second signal forces the exit)"
+    }
   }
 
   /// `LOADCTL_TEST_CLEANUP_DELAY`, a duration: see `runRoot`.
@@ -192,14 +238,21 @@ package enum CommandRuntime {
   }
 
   private static func finish(
-    _ end: FlowEnd, context: RunContext, shutdown: ShutdownReason?, trace: TraceOutput
+    _ end: FlowEnd, context: RunContext, shutdown: ShutdownReason?, trace: TraceOutput,
+    stdout: OutputWriter
   ) -> Never {
     let output = context.output
     if shutdown == .brokenPipe {
-      trace.write(at: context.elapsed())
+      if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
+      Subprocesses.terminateAll()
       _ = signal(SIGPIPE, SIG_DFL)
       raise(SIGPIPE)
       _exit(141)
+    }
+    if case .writeFailed(let code) = shutdown {
+      context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
+      if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
+      exit(ExitStatus.ioError)
     }
     let code: Int32
     let reason: String
@@ -223,9 +276,15 @@ package enum CommandRuntime {
     }
     output.emit("end", fields, kind: .result, text: text)
     output.flush()
-    trace.write(at: context.elapsed())
+    let traceProblem = trace.write(at: context.elapsed())
+    if let traceProblem { context.error(traceProblem) }
     if case .signal(let signal) = shutdown { UnixSignals.die(by: signal) }
-    exit(code)
+    if let failure = stdout.failure, failure != EPIPE {
+      // `end` itself could not be written (e.g. the disk filled up just now).
+      context.error("cannot write to stdout: \(InputFile.describeErrno(failure))")
+      exit(ExitStatus.ioError)
+    }
+    exit(traceProblem == nil ? code : ExitStatus.ioError)
   }
 }
 

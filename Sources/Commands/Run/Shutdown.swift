@@ -1,12 +1,19 @@
 import Dispatch
 import LoadctlCore
 
-/// Collects stop requests (signals, a closed stdout) and turns the first into a cancellation.
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Collects stop requests (signals, a failed stdout) and turns the first into a cancellation.
 ///
 /// The first request wakes ``wait()``, whose caller cancels the root task; flows then make their
-/// final transitions. A second request, or cleanup running past the deadline, ends the process at
-/// once by the same signal, after flushing what was written: a stuck cleanup can never keep a
-/// Ctrl-C from working.
+/// final transitions. A second signal, or cleanup running past the deadline, ends the process at
+/// once by the first signal, after flushing what can be written without waiting: a stuck cleanup
+/// or a write blocked on a full pipe can never keep a Ctrl-C from working. The deadline runs on a
+/// thread of its own, so it fires however busy or stuck the cooperative pool is.
 package final class Shutdown: Sendable {
   private struct State {
     var first: ShutdownReason?
@@ -54,9 +61,10 @@ package final class Shutdown: Sendable {
       if case .signal(let signal) = reason { force(signal) }
       return
     }
+    // The deadline first: if stderr is blocked, the notice waits, and the deadline still fires.
+    if case .signal(let signal) = reason { armDeadline(signal) }
     notice(reason)
     waiter?.resume(returning: reason)
-    if case .signal(let signal) = reason { armDeadline(signal) }
   }
 
   /// Waits for the first request; returns `nil` if the waiting task is cancelled first.
@@ -82,15 +90,29 @@ package final class Shutdown: Sendable {
   }
 
   private func armDeadline(_ signal: UnixSignal) {
-    let nanos =
-      Int(deadline.components.seconds) * 1_000_000_000
-      + Int(deadline.components.attoseconds / 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [self] in
+    let deadline = self.deadline
+    let started = ReaderThread.start { [self] in
+      let until = ContinuousClock.now + deadline
+      while ContinuousClock.now < until {
+        let left = ContinuousClock.now.duration(to: until).components
+        var time = timespec(
+          tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))
+        _ = nanosleep(&time, nil)
+      }
       force(signal)
+    }
+    if !started {
+      let nanos =
+        Int(deadline.components.seconds) * 1_000_000_000
+        + Int(deadline.components.attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [self] in
+        force(signal)
+      }
     }
   }
 
   private func force(_ signal: UnixSignal) -> Never {
+    OutputWriter.enterForcedExit()
     flush()
     for work in lastWords.withLock({ $0 }) { work() }
     UnixSignals.die(by: signal)

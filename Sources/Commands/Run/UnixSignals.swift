@@ -10,16 +10,41 @@ import Synchronization
 
 /// A Unix signal a command-line program reacts to.
 public enum UnixSignal: Int32, Sendable, CaseIterable, CustomStringConvertible {
+  /// The terminal went away (or a daemon's "reload"): stop like SIGTERM.
+  case hangup = 1
   /// Ctrl-C at a terminal.
   case interrupt = 2
+  /// Ctrl-\\ at a terminal: end at once, without cleanup (the terminal is still restored).
+  case quit = 3
   /// A polite request to stop (`kill`, service managers).
   case terminate = 15
+  /// The process was continued after a stop (`fg`, `bg`).
+  case resume = 18
+  /// Ctrl-Z at a terminal: restore the terminal, then stop.
+  case suspend = 20
+
+  /// The signals that stop a run: each is a shutdown request.
+  public static let stopping: [UnixSignal] = [.interrupt, .terminate, .hangup]
+
+  /// Every signal the runtime handles, for ``UnixSignals/prepare(_:)``.
+  public static let handled: [UnixSignal] = [
+    .interrupt, .terminate, .hangup, .quit, .suspend, .resume,
+  ]
 
   /// The C signal number.
   public var number: Int32 { rawValue }
 
   /// The conventional name, e.g. `SIGINT`.
-  public var description: String { self == .interrupt ? "SIGINT" : "SIGTERM" }
+  public var description: String {
+    switch self {
+    case .hangup: "SIGHUP"
+    case .interrupt: "SIGINT"
+    case .quit: "SIGQUIT"
+    case .terminate: "SIGTERM"
+    case .resume: "SIGCONT"
+    case .suspend: "SIGTSTP"
+    }
+  }
 
   /// The shell status of a process that died by this signal (128 + number).
   public var shellStatus: Int32 { 128 + rawValue }
@@ -28,14 +53,18 @@ public enum UnixSignal: Int32, Sendable, CaseIterable, CustomStringConvertible {
 /// Delivers Unix signals as an `AsyncSequence`, so shutdown is ordinary structured code.
 ///
 /// The signal handler does the one thing that is safe in a handler: it writes the signal's number
-/// to a pipe (the self-pipe trick). A dispatch worker reads the pipe and yields into the stream.
-/// This works whichever thread the kernel picks and whatever signal masks the runtime's threads
-/// have, and the reader thread keeps them unblocked so there is always a thread to deliver them
-/// to. (libdispatch's signal sources were tried first and a busy process lost Ctrl-C in 2 of 40
-/// runs; then a plain handler still lost 1 in 40, because the runtime's threads block the signals
-/// and `dispatch_main` ends the main thread, leaving the signal pending with nowhere to go.)
-/// After iteration ends, a further signal ends the process at once by that signal — the force
-/// path.
+/// to a pipe (the self-pipe trick). A reader thread of its own reads the pipe and yields into the
+/// stream. This works whichever thread the kernel picks and whatever signal masks the runtime's
+/// threads have, and the reader thread keeps them unblocked so there is always a thread to deliver
+/// them to. A signal inherited as ignored (`nohup`, `cmd &` in a script) stays ignored.
+///
+/// Some signals never wait for async code, because the cooperative pool may be stuck (a write to a
+/// pipe nobody reads blocks its thread): a ``Hooks/force`` hook, once set, takes every stopping
+/// signal on the reader thread; SIGQUIT restores the terminal and dies at once; SIGTSTP restores
+/// the terminal and stops, and SIGCONT re-enters raw mode. A stopping signal that comes before
+/// anyone watches (while the command still opens its files, which may block on a FIFO) ends the
+/// process at once by that signal, as it would a program that has not started; so does one after
+/// iteration ends — the force path.
 ///
 /// ```swift
 /// for await signal in UnixSignals([.interrupt, .terminate]) {
@@ -64,16 +93,51 @@ public struct UnixSignals: AsyncSequence, Sendable {
 
   /// Installs the handlers and starts the reader thread, before anything else runs.
   ///
-  /// Call it first thing in `main`. Until ``watch()`` is called, signals are held, not lost.
+  /// Call it first thing in `main`. Until ``watch()`` is called, a stopping signal ends the
+  /// process by its default action (nothing has started that needs cleaning up).
   public static func prepare(_ signals: [UnixSignal]) {
     SignalPipe.shared.start(signals)
+  }
+
+  /// Synchronous work the reader thread does for signals that must not wait for async code.
+  public struct Hooks: Sendable {
+    /// Takes a stopping signal on the reader thread, before the async stream sees it (which it
+    /// then does not); for a forced exit that a blocked cooperative pool cannot delay.
+    public var force: (@Sendable (UnixSignal) -> Void)?
+    /// Puts the terminal back for good, before dying by SIGQUIT or an unwatched signal.
+    public var restoreTerminal: @Sendable () -> Void = {}
+    /// Puts the terminal back for the shell, before stopping by SIGTSTP.
+    public var suspendTerminal: @Sendable () -> Void = {}
+    /// Re-enters raw mode after SIGCONT.
+    public var resumeTerminal: @Sendable () -> Void = {}
+
+    public init() {}
+  }
+
+  /// Sets the hooks of the running process (see ``Hooks``).
+  public static func setHooks(_ hooks: Hooks) {
+    SignalPipe.shared.setHooks(hooks)
+  }
+
+  /// Whether `signal` was found ignored by ``prepare(_:)`` (inherited), so it stays ignored.
+  public static func isIgnored(_ signal: UnixSignal) -> Bool {
+    SignalPipe.shared.ignored.contains(signal)
+  }
+
+  /// Whether `signal` is ignored right now; before any handler is installed, that is what the
+  /// parent left (`nohup`, `cmd &` in a script).
+  public static func isInheritedIgnored(_ signal: UnixSignal) -> Bool {
+    SignalPipe.isIgnored(signal)
   }
 
   /// Ends the process by `signal` the way shells expect: default action, unblocked, raised.
   ///
   /// `exit(130)` looks the same in `$?` but not to a parent's `wait`, and a shell script only
-  /// aborts when its child really died by SIGINT. Flush output before calling this.
+  /// aborts when its child really died by SIGINT. Flush output before calling this. Child
+  /// process groups still alive (a forced exit does not wait for their teardown) get SIGKILL
+  /// first, so none outlives loadctl.
   public static func die(by deadly: UnixSignal) -> Never {
+    Subprocesses.terminateAll()
     _ = signal(deadly.number, SIG_DFL)
     var set = sigset_t()
     sigemptyset(&set)
@@ -81,6 +145,19 @@ public struct UnixSignals: AsyncSequence, Sendable {
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
     raise(deadly.number)
     _exit(deadly.shellStatus)
+  }
+
+  /// Stops the process by SIGTSTP's default action; returns once continued, with the handler
+  /// back in place.
+  public static func stopBySuspend() {
+    var old = sigaction()
+    _ = signal(SIGTSTP, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    raise(SIGTSTP)
+    SignalPipe.install(.suspend, previous: &old)
   }
 }
 
@@ -90,9 +167,9 @@ final class SignalPipe: Sendable {
 
   private struct State {
     var started = false
-    var held: [UnixSignal] = []
     var listener: AsyncStream<UnixSignal>.Continuation?
-    var detached = false
+    var ignored: Set<UnixSignal> = []
+    var hooks = UnixSignals.Hooks()
   }
 
   private let state = Locked(State())
@@ -108,7 +185,39 @@ final class SignalPipe: Sendable {
     errno = saved
   }
 
-  /// Creates the pipe, installs the handler and starts the reader (once).
+  /// Signals that were ignored when the process started and so are left alone.
+  var ignored: Set<UnixSignal> { state.withLock { $0.ignored } }
+
+  func setHooks(_ hooks: UnixSignals.Hooks) { state.withLock { $0.hooks = hooks } }
+
+  /// Installs ``handler`` for `signal`, returning the disposition it replaced in `previous`.
+  static func install(_ signal: UnixSignal, previous: inout sigaction) {
+    var action = sigaction()
+    #if canImport(Glibc)
+      action.__sigaction_handler.sa_handler = Self.handler
+    #else
+      action.__sigaction_u.__sa_handler = Self.handler
+    #endif
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(signal.number, &action, &previous)
+  }
+
+  /// Whether `signal`'s current disposition is "ignore".
+  static func isIgnored(_ signal: UnixSignal) -> Bool {
+    var current = sigaction()
+    sigaction(signal.number, nil, &current)
+    #if canImport(Glibc)
+      let handler = current.__sigaction_handler.sa_handler
+    #else
+      let handler = current.__sigaction_u.__sa_handler
+    #endif
+    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+  }
+
+  /// Creates the pipe, installs the handlers and starts the reader (once).
+  ///
+  /// A signal that is ignored now (inherited from the parent) keeps being ignored.
   func start(_ signals: [UnixSignal]) {
     let first = state.withLock { state in
       defer { state.started = true }
@@ -120,12 +229,16 @@ final class SignalPipe: Sendable {
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     Self.writeEnd.store(ends[1], ordering: .sequentiallyConsistent)
     let readEnd = ends[0]
+    // SIGCONT continues the process whatever its disposition; the handler only re-enters raw mode.
+    let ignored = Set(signals.filter { $0 != .resume && Self.isIgnored($0) })
+    state.withLock { $0.ignored = ignored }
+    let caught = signals.filter { !ignored.contains($0) }
     ReaderThread.start { [self] in
       // This thread keeps the signals unblocked, so the kernel always has a thread to deliver
       // them to: the runtime's own threads block them.
       var set = sigset_t()
       sigemptyset(&set)
-      for signal in signals { sigaddset(&set, signal.number) }
+      for signal in caught { sigaddset(&set, signal.number) }
       pthread_sigmask(SIG_UNBLOCK, &set, nil)
       var byte: UInt8 = 0
       while true {
@@ -135,54 +248,56 @@ final class SignalPipe: Sendable {
         if let signal = UnixSignal(rawValue: Int32(byte)) { deliver(signal) }
       }
     }
-    for signal in signals {
-      var action = sigaction()
-      #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = Self.handler
-      #else
-        action.__sigaction_u.__sa_handler = Self.handler
-      #endif
-      sigemptyset(&action.sa_mask)
-      action.sa_flags = SA_RESTART
-      sigaction(signal.number, &action, nil)
+    for signal in caught {
+      var previous = sigaction()
+      Self.install(signal, previous: &previous)
     }
   }
 
-  /// Starts (if needed) and hands held and future signals to `listener`.
+  /// Starts (if needed) and hands future signals to `listener`.
   func attach(_ listener: AsyncStream<UnixSignal>.Continuation, for signals: [UnixSignal]) {
     start(signals)
-    let held = state.withLock { state in
-      state.listener = listener
-      defer { state.held = [] }
-      return state.held
-    }
-    for signal in held { listener.yield(signal) }
+    state.withLock { $0.listener = listener }
   }
 
   /// Stops listening: from now on a signal ends the process at once.
   func detach() {
-    state.withLock { state in
-      state.listener = nil
-      state.detached = true
-    }
+    state.withLock { $0.listener = nil }
   }
 
   private func deliver(_ signal: UnixSignal) {
     enum Route {
+      case force(@Sendable (UnixSignal) -> Void)
       case listener(AsyncStream<UnixSignal>.Continuation)
-      case held
       case die
     }
+    let hooks = state.withLock { $0.hooks }
+    switch signal {
+    case .quit:
+      hooks.restoreTerminal()
+      UnixSignals.die(by: .quit)
+    case .suspend:
+      hooks.suspendTerminal()
+      UnixSignals.stopBySuspend()
+      hooks.resumeTerminal()
+      return
+    case .resume:
+      hooks.resumeTerminal()
+      return
+    case .hangup, .interrupt, .terminate:
+      break
+    }
     let route: Route = state.withLock { state in
-      if let listener = state.listener { return .listener(listener) }
-      if state.detached { return .die }
-      state.held.append(signal)
-      return .held
+      guard let listener = state.listener else { return .die }
+      if let force = state.hooks.force { return .force(force) }
+      return .listener(listener)
     }
     switch route {
+    case .force(let force): force(signal)
     case .listener(let listener): listener.yield(signal)
-    case .held: break
-    case .die: UnixSignals.die(by: signal)
+    case .die:
+      hooks.restoreTerminal()
+      UnixSignals.die(by: signal)
     }
   }
 }

@@ -42,7 +42,10 @@ package struct SearchSource: Sendable {
     }
     // A real server has its own latency: with --url the simulated one is only what is asked for.
     let simulated = url == nil || invocation.isGiven("latency")
-    let seed = invocation.int("seed").map { UInt64($0) } ?? SearchLatency.randomSeed()
+    // Virtual time promises the same output for the same command line: its default seed is 0.
+    let virtual = invocation.string("clock") == "virtual"
+    let seed =
+      invocation.int("seed").map { UInt64($0) } ?? (virtual ? 0 : SearchLatency.randomSeed())
     latency = SearchLatency(
       latency: simulated ? invocation.duration("latency") ?? .milliseconds(200) : .zero,
       jitter: invocation.duration("jitter") ?? .zero, seed: seed)

@@ -9,6 +9,10 @@ package enum Key: Sendable, Equatable {
   case interrupt
   /// Ctrl-D.
   case endOfInput
+  /// Ctrl-Z: in raw mode it arrives as a byte and stops the process as SIGTSTP would.
+  case suspend
+  /// Ctrl-\: in raw mode it arrives as a byte and ends the process as SIGQUIT would.
+  case quit
   /// An escape sequence (arrows, function keys) or control byte the flows do not use.
   case other
 }
@@ -33,6 +37,8 @@ package struct KeyDecoder: Sendable {
       switch byte {
       case 0x03: keys.append(.interrupt)
       case 0x04: keys.append(.endOfInput)
+      case 0x1A: keys.append(.suspend)
+      case 0x1C: keys.append(.quit)
       case 0x0D, 0x0A: keys.append(.enter)
       case 0x7F, 0x08: keys.append(.backspace)
       case 0x1B:

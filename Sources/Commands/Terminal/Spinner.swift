@@ -1,5 +1,11 @@
 import LoadctlCore
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A loading indicator on stderr that only draws: it never starts, restarts or duplicates work.
 ///
 /// A SwiftUI loading overlay once restarted its view's task forever, because drawing it changed
@@ -19,15 +25,36 @@ package final class Spinner: Sendable {
   private let state = Locked(State())
   private let isLoading: @Sendable (String) -> Bool
   private let write: @Sendable (String) -> Void
+  private let columns: @Sendable () -> Int?
 
   /// - Parameters:
   ///   - isLoading: Whether an effect with this label means "loading".
+  ///   - columns: The terminal's width, asked before each frame so a resize is followed; `nil`
+  ///     when unknown (then the full frame is drawn).
   ///   - write: Writes to stderr (and flushes).
   package init(
-    isLoading: @escaping @Sendable (String) -> Bool, write: @escaping @Sendable (String) -> Void
+    isLoading: @escaping @Sendable (String) -> Bool,
+    columns: @escaping @Sendable () -> Int? = { Spinner.terminalColumns(fd: 2) },
+    write: @escaping @Sendable (String) -> Void
   ) {
     self.isLoading = isLoading
+    self.columns = columns
     self.write = write
+  }
+
+  /// The width of the terminal on `fd` (`TIOCGWINSZ`), or `nil`.
+  package static func terminalColumns(fd: Int32) -> Int? {
+    var size = winsize()
+    guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
+  /// The frame's text cut to fit `columns` with a column to spare, so the cursor never wraps
+  /// to a new line; `nil` when not even the spinner character fits.
+  static func fitted(_ text: String, columns: Int?) -> String? {
+    guard let columns else { return text }
+    guard columns >= 2 else { return nil }
+    return String(text.prefix(columns - 1))
   }
 
   /// How many frames were drawn.
@@ -64,12 +91,15 @@ package final class Spinner: Sendable {
   }
 
   private func draw() {
+    let width = columns()
     let text: String? = state.withLock { state in
-      guard !state.inFlight.isEmpty else { return nil }
+      guard !state.inFlight.isEmpty,
+        let frame = Spinner.fitted("\(Spinner.frames[state.frame]) loading…", columns: width)
+      else { return nil }
       state.frame = (state.frame + 1) % Spinner.frames.count
       state.visible = true
       state.redraws += 1
-      return "\r\(Spinner.frames[state.frame]) loading…"
+      return "\r" + frame
     }
     if let text { write(text) }
   }

@@ -30,8 +30,10 @@ package final class TerminalSession: Sendable {
 
   /// Actions from key presses, or `nil` when the run is not interactive.
   ///
-  /// Enters raw mode and shows `legend` on stderr. Ctrl-C takes the SIGINT path; `q`, Esc (when
-  /// `map` does not use them) and end of input quit the run with status 0.
+  /// Enters raw mode and shows `legend` on stderr. Ctrl-C takes the SIGINT path; Ctrl-Z and
+  /// Ctrl-\ send SIGTSTP and SIGQUIT to the process group, as the terminal would with keyboard
+  /// signals on; `q`, Esc (when `map` does not use them) and end of input quit the run with
+  /// status 0.
   /// - Parameter map: The action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
   package func keyActions<Action: Sendable>(
     legend text: String, map: @escaping @Sendable (Key) -> KeyResult<Action>
@@ -43,8 +45,19 @@ package final class TerminalSession: Sendable {
   }
 
   /// Puts the terminal back as it was; safe to call more than once.
-  package func restore() {
-    rawMode.withLock { $0 }?.restore()
+  /// - Parameter forced: Do not wait for pending output to drain (a forced exit).
+  package func restore(forced: Bool = false) {
+    rawMode.withLock { $0 }?.restore(forced: forced)
+  }
+
+  /// Puts the terminal back for a stop (SIGTSTP); ``resume()`` makes it raw again.
+  package func suspend() {
+    rawMode.withLock { $0 }?.suspend()
+  }
+
+  /// Re-enters raw mode after SIGCONT, if the run still reads keys.
+  package func resume() {
+    rawMode.withLock { $0 }?.reenter()
   }
 }
 
@@ -76,9 +89,18 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
 
     package mutating func next() async -> Action? {
       while let key = await keys.next() {
-        if key == .interrupt {
+        switch key {
+        case .interrupt:
           sequence.interrupt()
           return nil
+        case .suspend:
+          kill(0, SIGTSTP)
+          continue
+        case .quit:
+          kill(0, SIGQUIT)
+          continue
+        default:
+          break
         }
         switch sequence.map(key) {
         case .action(let action): return action

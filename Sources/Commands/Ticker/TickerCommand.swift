@@ -136,7 +136,10 @@ package enum TickerCommand {
     }
     let min = invocation.double("min") ?? 90
     let max = invocation.double("max") ?? 110
-    let seed = invocation.int("seed").map(UInt64.init) ?? SeededGenerator.systemSeed()
+    // Virtual time promises the same output for the same command line: its default seed is 0.
+    let virtual = invocation.string("clock") == "virtual"
+    let seed =
+      invocation.int("seed").map(UInt64.init) ?? (virtual ? 0 : SeededGenerator.systemSeed())
     let prices: RandomPrices
     do throws(RandomPrices.RangeProblem) {
       prices = try RandomPrices(seed: seed, min: min, max: max)

@@ -24,11 +24,31 @@ final class TraceOutput: Sendable {
   }
 
   /// Checks that the trace file can be written, before the run starts.
+  ///
+  /// A path that names the file stdout already writes to (`--trace /dev/stdout > out.txt`)
+  /// is refused: the trace would overwrite or interleave with the events. A FIFO is only checked
+  /// for access, not opened, so its reader does not see an early end.
   /// - Returns: A problem to report as a usage error, or `nil`.
   func prepare() -> String? {
     guard let path else { return nil }
     if path == "-" { return "'--trace' needs a file path; '-' (stdout) would mix with events" }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    var target = stat()
+    var output = stat()
+    if stat(path, &target) == 0 {
+      if fstat(1, &output) == 0, target.st_dev == output.st_dev, target.st_ino == output.st_ino,
+        !Self.isDiscarding(target)
+      {
+        return
+          "'--trace' names the same file as stdout ('\(path)'); the trace would mix with events"
+      }
+      if (target.st_mode & S_IFMT) == S_IFIFO {
+        guard access(path, W_OK) == 0 else {
+          return "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
+        }
+        return nil
+      }
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else {
       return "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
     }
@@ -36,21 +56,46 @@ final class TraceOutput: Sendable {
     return nil
   }
 
+  /// Whether `info` is a character device that is not a terminal, such as `/dev/null`: sharing
+  /// it with stdout mixes nothing.
+  private static func isDiscarding(_ info: stat) -> Bool {
+    guard (info.st_mode & S_IFMT) == S_IFCHR else { return false }
+    return isatty(1) != 1
+  }
+
   /// Writes the trace file and draws the timeline; later calls do nothing.
-  func write(at time: Duration) {
+  ///
+  /// - Parameter forced: Never wait: a FIFO without a reader is skipped (a forced exit).
+  /// - Returns: Why the trace file could not be written, or `nil`.
+  @discardableResult
+  func write(at time: Duration, forced: Bool = false) -> String? {
     let first = written.withLock { done in
       defer { done = true }
       return !done
     }
-    guard let recorder, first else { return }
+    guard let recorder, first else { return nil }
+    var problem: String?
     if let path {
       let text = recorder.chromeTrace(at: time)
-      let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+      if fd < 0, errno == ENXIO, !forced {
+        // A FIFO whose reader is not there yet: wait for it (a signal still ends the process).
+        fd = open(path, O_WRONLY | O_CLOEXEC)
+      }
       if fd >= 0 {
-        let file = OutputWriter(fileDescriptor: fd)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let failure = Locked<Int32?>(nil)
+        let file = OutputWriter(
+          fileDescriptor: fd, onBrokenPipe: { failure.withLock { $0 = EPIPE } },
+          onError: { code in failure.withLock { $0 = code } })
         file.write(text)
         file.flush()
-        close(fd)
+        if close(fd) != 0, errno != EINTR { failure.withLock { $0 = $0 ?? errno } }
+        if let code = failure.withLock({ $0 }) {
+          problem = "cannot write trace file '\(path)': \(InputFile.describeErrno(code))"
+        }
+      } else {
+        problem = "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
       }
     }
     if timeline {
@@ -58,5 +103,6 @@ final class TraceOutput: Sendable {
       errors.write(TimelineRenderer.render(slices: slices, tracks: tracks, end: end, width: width))
       errors.flush()
     }
+    return problem
   }
 }

@@ -45,4 +45,19 @@ package final class Locked<Value>: @unchecked Sendable {
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)
   }
+
+  /// Runs `body` with exclusive access if no other thread holds the lock; `nil` if one does.
+  ///
+  /// For paths that must never wait, such as a forced exit while another thread is stuck
+  /// inside `withLock`.
+  /// - Parameter body: Reads or changes the value; the same rules as for ``withLock(_:)``.
+  /// - Returns: What `body` returned, or `nil` if the lock was taken.
+  @inlinable
+  public func withLockIfAvailable<Result>(
+    _ body: (inout sending Value) -> sending Result
+  ) -> Result? {
+    guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+    defer { pthread_mutex_unlock(mutex) }
+    return body(&value)
+  }
 }

@@ -11,15 +11,25 @@ STEPS_JSON is a list of steps:
   ["send", TEXT]      type TEXT (may contain control characters such as "\\u0003")
   ["signal", NAME]    send a signal (INT, TERM) to the command
   ["close"]           close the terminal's input side (the command sees end of input)
+  ["resize", COLS]    make the terminal COLS columns wide (TIOCSWINSZ; the command gets SIGWINCH)
+  ["stopped"]         wait until the command is stopped (Ctrl-Z), and record whether the
+                      terminal's settings were restored at that moment (termios_when_stopped)
+  ["wait_raw"]        wait until the terminal is in raw (non-canonical) mode again
+
+The setting PTY_RUN_JOB=1 starts the command in a process group of its own inside this
+program's session, as a job-control shell does, instead of a new session: a stop signal then
+stops it (in the orphaned group of a new session it would be discarded).
 
 Prints one JSON object: {"exit": N | null, "signal": N | null, "termios_restored": bool,
-"output": TEXT, "error": TEXT | null}. termios_restored compares the terminal's settings
+"output": TEXT, "error": TEXT | null, "termios_when_stopped": bool | null}. termios_restored compares the terminal's settings
 (what `stty -g` shows) before the command started and after it ended.
 """
+import fcntl
 import json
 import os
 import select
 import signal
+import struct
 import subprocess
 import sys
 import termios
@@ -36,8 +46,14 @@ def main():
     for setting in sys.argv[2:sys.argv.index("--")]:
         name, _, value = setting.partition("=")
         env[name] = value
-    child = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
-                             start_new_session=True, pass_fds=())
+    job = env.pop("PTY_RUN_JOB", None) == "1"
+    if job:
+        child = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                 process_group=0, pass_fds=())
+    else:
+        child = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                 start_new_session=True, pass_fds=())
+    when_stopped = None
     output = b""
     error = None
 
@@ -68,6 +84,26 @@ def main():
                 child.send_signal(getattr(signal, "SIG" + step[1]))
             elif step[0] == "close":
                 os.write(master, b"\x04")
+            elif step[0] == "resize":
+                fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(step[1]), 0, 0))
+                child.send_signal(signal.SIGWINCH)
+            elif step[0] == "stopped":
+                deadline = time.monotonic() + 10
+                while True:
+                    with open("/proc/%d/stat" % child.pid) as stat:
+                        state = stat.read().rsplit(")", 1)[1].split()[0]
+                    if state == "T":
+                        break
+                    if time.monotonic() > deadline:
+                        raise TimeoutError("never stopped")
+                    pump(0.05)
+                when_stopped = termios.tcgetattr(slave) == before
+            elif step[0] == "wait_raw":
+                deadline = time.monotonic() + 10
+                while termios.tcgetattr(slave)[3] & termios.ICANON:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError("never raw again")
+                    pump(0.05)
         deadline = time.monotonic() + 10
         while child.poll() is None and time.monotonic() < deadline:
             pump(0.05)
@@ -90,6 +126,7 @@ def main():
         "termios_restored": before == after,
         "output": output.decode("utf-8", "replace"),
         "error": error,
+        "termios_when_stopped": when_stopped,
     }))
 
 

@@ -1,0 +1,96 @@
+import LoadctlCore
+import Testing
+
+@testable import LoadctlCommands
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The pieces behind loadctl's behaviour under hostile conditions, without a process.
+@Suite struct HostileUnitTests {
+  @Test func aWriteErrorOtherThanEPIPEIsReportedWithItsCode() {
+    let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    defer { close(fd) }
+    let reported = Locked<[Int32]>([])
+    let broken = Locked(false)
+    let writer = OutputWriter(
+      fileDescriptor: fd, onBrokenPipe: { broken.withLock { $0 = true } },
+      onError: { code in reported.withLock { $0.append(code) } })
+    writer.write("line\n")
+    writer.flush()
+    writer.write("another\n")
+    writer.flush()
+    #expect(reported.withLock { $0 } == [ENOSPC])
+    #expect(!broken.withLock { $0 })
+    #expect(writer.failure == ENOSPC)
+  }
+
+  @Test func aNonBlockingPipeIsWaitedForNotCut() {
+    // A FIFO opened close-on-exec (atomically, unlike `pipe` + `fcntl`): a child another test
+    // starts meanwhile must not hold the write end open, or the reader would never see the end.
+    let path = "/tmp/loadctl-unit-\(getpid())-nonblocking.fifo"
+    unlink(path)
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    let ends = [
+      open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC),
+    ]
+    #expect(ends.allSatisfy { $0 >= 0 })
+    _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) & ~O_NONBLOCK)
+    let total = 256 * 1024
+    let received = Locked(0)
+    let done = Locked(false)
+    let readEnd = ends[0]
+    ReaderThread.start {
+      // Reads only once the pipe is full, so the writer surely meets EAGAIN first.
+      var pending: Int32 = 0
+      while pending < 32 * 1024 {
+        usleep(1000)
+        _ = ioctl(readEnd, UInt(FIONREAD), &pending)
+      }
+      var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        received.withLock { $0 += count }
+      }
+      done.withLock { $0 = true }
+    }
+    let failed = Locked(false)
+    let writer = OutputWriter(
+      fileDescriptor: ends[1], onBrokenPipe: { failed.withLock { $0 = true } },
+      onError: { _ in failed.withLock { $0 = true } })
+    writer.write([UInt8](repeating: UInt8(ascii: "x"), count: total))
+    writer.flush()
+    close(ends[1])
+    while !done.withLock({ $0 }) { usleep(1000) }
+    close(readEnd)
+    #expect(!failed.withLock { $0 })
+    #expect(received.withLock { $0 } == total)
+  }
+
+  @Test func theSpinnerFitsTheWidth() {
+    let frame = "⠋ loading…"
+    #expect(Spinner.fitted(frame, columns: nil) == frame)
+    #expect(Spinner.fitted(frame, columns: 80) == frame)
+    #expect(Spinner.fitted(frame, columns: 6) == "⠋ loa")
+    #expect(Spinner.fitted(frame, columns: 2) == "⠋")
+    #expect(Spinner.fitted(frame, columns: 1) == nil)
+  }
+
+  @Test func ctrlZAndCtrlBackslashAreKeysOfTheirOwn() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1A, 0x1C, 0x03]) == [.suspend, .quit, .interrupt])
+  }
+
+  @Test func eachStoppingSignalSaysWhatApplies() {
+    #expect(CommandRuntime.notice(for: .interrupt).contains("Ctrl-C again"))
+    #expect(!CommandRuntime.notice(for: .terminate).contains("Ctrl-C"))
+    #expect(CommandRuntime.notice(for: .hangup).hasPrefix("hangup"))
+    #expect(ShutdownReason.signal(.hangup).endReason == "hangup")
+    #expect(ShutdownReason.signal(.terminate).endReason == "terminated")
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+/// loadctl under hostile conditions: a stdout nobody reads, failing or non-blocking writes, odd
+/// signals and dispositions, FIFOs that never open, and too few file descriptors.
+///
+/// Each test waits for what it acts on (a full pipe, a blocked `open`, a printed line), never
+/// for a fixed time, so it holds on a loaded machine.
+@Suite struct HostileTests {
+  // MARK: Blocked stdout
+
+  /// Waits until some thread of `pid` sleeps in a kernel function whose name contains one of
+  /// `names` (from `/proc/PID/task/*/wchan`).
+  static func waitUntilBlocked(_ pid: Int32, in names: [String]) async throws {
+    let deadline = ContinuousClock.now + LoadctlProcess.defaultTimeout
+    while ContinuousClock.now < deadline {
+      let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+      for task in tasks {
+        let path = "/proc/\(pid)/task/\(task)/wchan"
+        let wchan = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        if names.contains(where: { wchan.contains($0) }) { return }
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HarnessError.timedOut(
+      "a thread blocked in \(names)", after: LoadctlProcess.defaultTimeout, output: "")
+  }
+
+  static func tickerIntoBlockedPipe() async throws -> (LoadctlProcess, Int32) {
+    let pipe = try Spawner.makePipe()
+    let loadctl = try LoadctlProcess.start(
+      executable: BinaryLocator.locate(), arguments: ["ticker", "--interval", "0", "--json"],
+      stdout: .descriptor(pipe.write))
+    close(pipe.write)
+    try await waitUntilBlocked(loadctl.pid, in: ["pipe_write", "pipe_wait_writable"])
+    return (loadctl, pipe.read)
+  }
+
+  @Test func secondInterruptEndsARunBlockedOnStdout() async throws {
+    let (loadctl, read) = try await Self.tickerIntoBlockedPipe()
+    defer { close(read) }
+    loadctl.send(signal: SIGINT)
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+  }
+
+  @Test func cleanupDeadlineEndsARunBlockedOnStdout() async throws {
+    let (loadctl, read) = try await Self.tickerIntoBlockedPipe()
+    defer { close(read) }
+    loadctl.send(signal: SIGTERM)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGTERM))
+  }
+
+  // MARK: Write errors
+
+  static func outcome(_ arguments: [String], stdoutPath: String) async throws -> (
+    Termination, String
+  ) {
+    let fd = open(stdoutPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    #expect(fd >= 0)
+    let loadctl = try LoadctlProcess.start(
+      executable: BinaryLocator.locate(), arguments: arguments, stdout: .descriptor(fd))
+    close(fd)
+    let termination = try await loadctl.waitForExit()
+    return (termination, loadctl.stderrText)
+  }
+
+  @Test(arguments: [["profile"], ["profile", "--json"]])
+  func aFullDiskIsAnIOError(arguments: [String]) async throws {
+    let (termination, stderr) = try await Self.outcome(arguments, stdoutPath: "/dev/full")
+    #expect(termination == .exited(74))
+    #expect(stderr == "Error: cannot write to stdout: No space left on device\n")
+  }
+
+  @Test func nonBlockingStdoutReadSlowlyLosesNoLine() async throws {
+    let count = 3000
+    let script = """
+      import os, subprocess, sys, time
+      r, w = os.pipe()
+      os.set_blocking(w, False)
+      child = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL)
+      os.close(w)
+      data = b""
+      while True:
+          chunk = os.read(r, 4096)
+          if not chunk:
+              break
+          data += chunk
+          time.sleep(0.002)
+      child.wait()
+      sys.stdout.write("%d\\n" % child.returncode)
+      sys.stdout.write(data.decode())
+      """
+    let outcome = try await LoadctlProcess.run(
+      executable: SchemaValidator.python,
+      arguments: [
+        "-c", script, try BinaryLocator.locate(), "ticker", "--interval", "0", "--count",
+        "\(count)", "--json",
+      ])
+    #expect(outcome.stdout.first == "0")
+    let events = try JSONLines.parse(Array(outcome.stdout.dropFirst()))
+    #expect(events.filter { $0.event == "tick" }.count == count)
+    #expect(events.last?.event == "end")
+  }
+
+  // MARK: --trace
+
+  @Test func aTraceThatCannotBeWrittenIsAnIOError() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--latency", "1ms", "--trace", "/dev/full"])
+    #expect(outcome.termination == .exited(74))
+    #expect(
+      outcome.stderr == "Error: cannot write trace file '/dev/full': No space left on device\n")
+  }
+
+  @Test func aTraceIntoStdoutIsAUsageError() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loadctl-hostile-\(getpid())-stdout.txt").path
+    defer { unlink(path) }
+    let (termination, stderr) = try await Self.outcome(
+      ["profile", "--trace", "/dev/stdout"], stdoutPath: path)
+    #expect(termination == .exited(64))
+    #expect(stderr.hasPrefix("Error: '--trace' names the same file as stdout"))
+  }
+
+  // MARK: Signals
+
+  @Test func quitDiesAtOnceWithoutACrashReport() async throws {
+    let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "30s"])
+    try await loadctl.waitForLine(where: JSONEvent.matching(["event": "start"]))
+    loadctl.send(signal: SIGQUIT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGQUIT))
+    #expect(loadctl.stderrText.isEmpty, "\(loadctl.stderrText.prefix(300))")
+  }
+
+  @Test func hangupEndsCleanlyAndWritesTheTrace() async throws {
+    let trace = FileManager.default.temporaryDirectory
+      .appendingPathComponent("loadctl-hostile-\(getpid())-hup.json").path
+    defer { unlink(trace) }
+    let loadctl = try LoadctlProcess.start(
+      ["profile", "--json", "--latency", "30s", "--trace", trace])
+    try await loadctl.waitForLine(where: JSONEvent.matching(["to.state": "loading"]))
+    loadctl.send(signal: SIGHUP)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGHUP))
+    let events = try JSONLines.parse(loadctl.stdoutLines)
+    #expect(events.last?.event == "end")
+    #expect(events.last?.string("reason") == "hangup")
+    let written = try Data(contentsOf: URL(fileURLWithPath: trace))
+    #expect((try? JSONSerialization.jsonObject(with: written)) != nil, "the trace is JSON")
+  }
+
+  @Test func signalsInheritedAsIgnoredStayIgnored() async throws {
+    let loadctl = try LoadctlProcess.start(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", "trap '' HUP INT QUIT; exec \"$0\" timer --interval 20ms --ticks 5",
+        try BinaryLocator.locate(),
+      ])
+    try await loadctl.waitForLine(containing: "timer")
+    for signal in [SIGHUP, SIGINT, SIGQUIT] { loadctl.send(signal: signal) }
+    #expect(try await loadctl.waitForExit() == .exited(0))
+  }
+
+  /// `cmd &` in a script: bash starts it with SIGINT ignored. The script waits for the first
+  /// line before `kill`, since bash itself ignores SIGINT in the child only some time after `fork`.
+  @Test func aBackgroundJobInAScriptIgnoresInterrupt() async throws {
+    let script = """
+      f=$(mktemp -u); mkfifo "$f"
+      "$0" timer --interval 10ms --ticks 5 > "$f" & exec 3< "$f"; rm "$f"
+      read -r line <&3; kill -INT $!; cat <&3 > /dev/null; wait $!
+      """
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/bash", arguments: ["-c", script, try BinaryLocator.locate()])
+    #expect(outcome.termination == .exited(0))
+  }
+
+  // MARK: FIFOs
+
+  static let fifoRuns: [[String]] = [
+    ["counter", "--input", "FIFO"], ["ticker", "--from", "FIFO"],
+    ["search", "--corpus", "FIFO", "q"], ["profile", "--file", "FIFO"],
+    ["profile", "--latency", "1ms", "--trace", "FIFO"],
+  ]
+
+  @Test(arguments: fifoRuns)
+  func aBlockedFIFOOpenEndsOnInterrupt(arguments: [String]) async throws {
+    let fifo = FileManager.default.temporaryDirectory
+      .appendingPathComponent(
+        "loadctl-hostile-\(getpid())-\(arguments.joined(separator: "_")).fifo"
+      ).path
+    unlink(fifo)
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let loadctl = try LoadctlProcess.start(arguments.map { $0 == "FIFO" ? fifo : $0 })
+    try await Self.waitUntilBlocked(loadctl.pid, in: ["fifo_open", "wait_for_partner"])
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+  }
+
+  // MARK: At a terminal
+
+  @Test func ctrlZStopsWithTheTerminalRestoredAndContinueGoesOn() async throws {
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "loading"], ["send", "\u{1A}"], ["stopped"], ["signal", "CONT"], ["wait_raw"],
+        ["send", "q"],
+      ], ["profile", "-i", "--latency", "30s", "--no-color"], environment: ["PTY_RUN_JOB": "1"])
+    #expect(result.error == nil)
+    #expect(result.termiosWhenStopped == true, "the terminal was restored before stopping")
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+  }
+
+  @Test func ctrlBackslashQuitsWithTheTerminalRestored() async throws {
+    let result = try await InteractiveTests.runOnTerminal(
+      [["wait", "loading"], ["send", "\u{1C}"]], ["profile", "-i", "--latency", "30s"])
+    #expect(result.error == nil)
+    #expect(result.signal == SIGQUIT)
+    #expect(result.termiosRestored)
+    #expect(!result.output.contains("crashed"))
+  }
+
+  @Test func theSpinnerFitsANarrowTerminalAndIsErasedBeforeTheNotice() async throws {
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "idle → loading"], ["resize", "6"], ["wait", " loa\r"], ["send", "\u{03}"],
+        ["wait", "interrupted"],
+      ], ["profile", "-i", "--latency", "30s", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.signal == SIGINT)
+    #expect(result.output.contains("\u{1B}[Kinterrupted — cancelling (Ctrl-C again to force)"))
+  }
+
+  // MARK: Resources
+
+  @Test func tooFewDescriptorsIsAnOSError() async throws {
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/sh",
+      arguments: ["-c", "ulimit -n 6; exec \"$0\" profile", try BinaryLocator.locate()])
+    #expect(outcome.termination == .exited(71))
+    #expect(outcome.stderr.hasPrefix("Error: too few file descriptors"))
+  }
+
+  // MARK: Virtual time
+
+  @Test func virtualTimeWithoutASeedIsReproducible() async throws {
+    let arguments = ["ticker", "--clock", "virtual", "--count", "5", "--json"]
+    let first = try await LoadctlProcess.run(arguments)
+    let second = try await LoadctlProcess.run(arguments)
+    #expect(first.termination == .exited(0))
+    #expect(first.stdout.dropFirst() == second.stdout.dropFirst())
+    let start = try JSONLines.parse(Array(first.stdout.prefix(1))).first
+    #expect(start?.value(at: "options.seed") as? Int == 0)
+  }
+}
