@@ -30,6 +30,7 @@ import Testing
   @Test(arguments: [false, true])
   func aStaleCommandIsTornDownBeforeTheNextResultShows(ignoresSIGTERM: Bool) async throws {
     let scratch = try Scratch()
+    defer { withExtendedLifetime(scratch) {} }
     let pids = scratch.path("pids")
     // `slow` records its pid and waits forever (optionally deaf to SIGTERM); anything else
     // answers at once.
@@ -40,12 +41,14 @@ import Testing
     let template = "case {query} in slow) \(slow);; *) printf '%s\\n' {query};; esac"
     let loadctl = try LoadctlProcess.start(
       [
+        // A timeout no slow run reaches: the slow command must end by cancellation only.
         "search", "--json", "--input", "-", "--debounce", "0", "--kill-after", "300ms",
-        "--exec", template,
+        "--timeout", "600s", "--exec", template,
       ], stdin: .pipe)
     try loadctl.write(toStdin: "slow\n")
     let pid = try #require(try await waitForLines(in: pids, count: 1).first)
-    let identity = try #require(ProcessIdentity(pid: pid), "the slow command is running")
+    let identity = try #require(
+      ProcessIdentity(pid: pid), "the slow command is running\n\(loadctl.transcript)")
 
     try loadctl.write(toStdin: "fast\n")
     try await loadctl.waitForLine(
@@ -96,16 +99,19 @@ import Testing
 
   @Test func sigintWithACommandRunningLeavesNoZombieAndNoOrphan() async throws {
     let scratch = try Scratch()
+    defer { withExtendedLifetime(scratch) {} }
     let pids = scratch.path("pids")
     let loadctl = try LoadctlProcess.start([
-      "search", "--json", "--debounce", "0", "--exec",
+      // A timeout no slow run reaches: the command must end by the signal only.
+      "search", "--json", "--debounce", "0", "--timeout", "600s", "--exec",
       ": {query}; sleep 100 & echo $! >> \(pids); echo $$ >> \(pids); wait", "swift",
     ])
     let recorded = try await waitForLines(in: pids, count: 2)
     let identities = recorded.compactMap(ProcessIdentity.init(pid:))
-    #expect(identities.count == 2, "the shell and its background sleep are running")
+    try #require(
+      identities.count == 2, "the shell and its sleep are running\n\(loadctl.transcript)")
     loadctl.send(signal: SIGINT)
-    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT), "\(loadctl.transcript)")
     // The shell was loadctl's child: reaped before it died. The sleep, once orphaned, may wait
     // a moment for init to reap it, but it must never be alive.
     for identity in identities {
