@@ -69,12 +69,13 @@ _loadctl() {
       ;;
     search)
       case "$opt" in
-        --type|--keystroke|--debounce|--limit|--url|--timeout|--latency|--jitter|--seed) return ;;
+        --type|--keystroke|--debounce|--limit|--url|--header|--timeout|--kill-after|--latency|--jitter|--seed) return ;;
         --input|--corpus|--trace) _loadctl_files; return ;;
+        --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --url --timeout --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
       fi
       ;;
     counter)

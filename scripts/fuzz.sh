@@ -5,7 +5,7 @@
 #        scripts/fuzz.sh TARGET build          (build only; prints the binary's path)
 #        scripts/fuzz.sh list                  (the targets)
 #
-# TARGET is a folder under Fuzz/ (ArgumentParser, Duration, HTTP, InputLine, ProfileJSON). Its
+# TARGET is a folder under Fuzz/ (ArgumentParser, Duration, InputLine, ProfileJSON). Its
 # main.swift defines LLVMFuzzerTestOneInput; this script compiles it with swiftc together with
 # exactly the source files it tests (listed below, not a SwiftPM target: SwiftPM cannot link
 # libFuzzer's own main), with -sanitize=fuzzer,address. Code that imports Core gets a small
@@ -20,7 +20,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-TARGETS=(ArgumentParser Duration HTTP InputLine ProfileJSON)
+TARGETS=(ArgumentParser Duration InputLine ProfileJSON)
 
 usage() {
   sed -n '4,6p' "${BASH_SOURCE[0]}" | sed 's/^# //' >&2
@@ -43,11 +43,6 @@ select_files() {
       ;;
     Duration)
       locate COMMANDS_FILES Sources/Commands DurationParser
-      ;;
-    HTTP)
-      locate CORE_FILES Sources/Core LoadState
-      locate COMMANDS_FILES Sources/Commands HTTPResponse HTTPResponseAssembler HTTPURL \
-        URLAuthority String+Spaces
       ;;
     InputLine)
       # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.

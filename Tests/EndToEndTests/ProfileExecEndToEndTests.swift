@@ -107,7 +107,7 @@ import Testing
     let directory = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
-      "profile", "--exec",
+      "profile", "--timeout", "600s", "--exec",
       "sleep 100 & echo $! >> \(directory)/pids; echo $$ >> \(directory)/pids; wait",
     ])
     let pids = try await Self.waitForPids("\(directory)/pids", count: 2)
@@ -122,7 +122,7 @@ import Testing
     let directory = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
-      "profile", "--kill-after", "300ms", "--exec",
+      "profile", "--timeout", "600s", "--kill-after", "300ms", "--exec",
       "trap '' TERM; echo $$ >> \(directory)/pids; while :; do sleep 0.05; done",
     ])
     let pids = try await Self.waitForPids("\(directory)/pids", count: 1)
@@ -136,7 +136,7 @@ import Testing
     let directory = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
-      "profile", "--exec",
+      "profile", "--timeout", "600s", "--exec",
       "sleep 100 & echo $! >> \(directory)/pids; echo $$ >> \(directory)/pids; wait",
     ])
     let pids = try await Self.waitForPids("\(directory)/pids", count: 2)

@@ -1,7 +1,7 @@
 /// The host and port of a URL's authority, split by shape alone.
 ///
-/// `--url`'s option check and the HTTP client both need it; one splitter keeps them agreeing on
-/// what a host is (`host`, `host:port`, `[v6]`, `[v6]:port`).
+/// `--url`'s option check needs it to tell what a host is (`host`, `host:port`, `[v6]`,
+/// `[v6]:port`) without Foundation's URL parser.
 enum URLAuthority {
   /// `authority` (without credentials) as host and port text, or `nil` for a broken bracket.
   static func split(_ authority: Substring) -> (host: Substring, port: Substring?)? {

@@ -59,7 +59,7 @@ enum ValueValidator {
   /// Whether `text` has the shape `scheme://[user@]host[:port][/path...]`.
   ///
   /// Deliberately shallow: it catches typos such as a missing scheme or host without
-  /// pulling in Foundation's URL parser, and leaves the rest to the HTTP client.
+  /// pulling in Foundation's URL parser, and leaves the rest to curl.
   static func isURL(_ text: String) -> Bool {
     guard !text.contains(where: \.isWhitespace), let separator = text.firstRange(of: "://") else {
       return false

@@ -71,15 +71,16 @@ package enum ExternalCommand {
     return allowed && valueIsLine ? nil : "invalid header '\(header)' (expected 'Name: value')"
   }
 
-  /// `curl -fsS --max-time SECONDS [-H HEADER]… -- URL`: HTTPS, proxies (`https_proxy`),
-  /// HTTP/2 and redirects (`-L`), a non-2xx status as a failure (`-f`), errors on stderr (`-sS`).
+  /// `curl -fsSL --globoff --max-time SECONDS [-H HEADER]… -- URL`: HTTPS, proxies
+  /// (`https_proxy`), HTTP/2 and redirects (`-L`), a non-2xx status as a failure (`-f`), errors
+  /// on stderr (`-sS`), and `[]{}` in the URL sent as they are rather than expanded as a glob.
   package static func curl(
     _ curl: String, url: String, timeout: Duration, headers: [String], killAfter: Duration
   ) -> Subprocess {
     let seconds =
       Double(timeout.components.seconds)
       + Double(timeout.components.attoseconds) / 1e18
-    var arguments = ["-fsSL", "--max-time", String(seconds)]
+    var arguments = ["-fsSL", "--globoff", "--max-time", String(seconds)]
     for header in headers { arguments += ["-H", header] }
     arguments += ["--", url]
     return Subprocess(executable: curl, arguments: arguments, killAfter: killAfter)

@@ -18,7 +18,9 @@ package enum SearchCommand {
       --type (one growing prefix per keystroke) or from --input (each line is the whole search \
       box, optionally after +DURATION or @DURATION; "" is an empty box). --naive starts a \
       request per change and applies every response, marking those that overwrite a newer \
-      query's results as STALE.
+      query's results as STALE. --exec runs a command per request (each stdout line is a \
+      result) and --url fetches with curl; a request cancelled by a newer query tears its \
+      process group down.
       """,
     options: [
       .value("type", .string, valueName: "TEXT", help: "Type TEXT one keystroke at a time."),
@@ -32,11 +34,23 @@ package enum SearchCommand {
       .value("limit", .positiveInt, help: "Show at most N results.", default: "10"),
       .value("corpus", .file, help: "Search the lines of FILE instead of the built-in names."),
       .value(
-        "url", .url, valueName: "TEMPLATE",
-        help: "GET TEMPLATE with {query} percent-encoded; expects a JSON array of strings."),
-      .value("timeout", .duration, help: "Timeout of a --url request.", default: "10s"),
+        "exec", .command, valueName: "TEMPLATE",
+        help: "Run TEMPLATE with /bin/sh -c per request, {query} replaced by the query as one "
+          + "quoted word; each stdout line is a result. A non-zero exit or a signal fails it."),
       .value(
-        "latency", .duration, help: "Simulated delay of each request (0 with --url).",
+        "url", .url, valueName: "TEMPLATE",
+        help: "GET TEMPLATE with curl, {query} percent-encoded; expects a JSON array of strings."),
+      .value(
+        "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.",
+        repeatable: true),
+      .value(
+        "timeout", .duration, help: "Timeout of each --exec or --url request.", default: "10s"),
+      .value(
+        "kill-after", .duration,
+        help: "When a request is cancelled, wait this long after SIGTERM before SIGKILL.",
+        default: "2s"),
+      .value(
+        "latency", .duration, help: "Simulated delay of each request (0 with --exec or --url).",
         default: "200ms"),
       .value("jitter", .duration, help: "Random extra delay per request, up to DURATION."),
       .value("seed", .nonNegativeInt, help: "Seed of the jitter, to reproduce a run."),
@@ -49,6 +63,7 @@ package enum SearchCommand {
       "loadctl search --type 'withTaskGroup' --keystroke 80ms",
       "loadctl search --naive --type 'navigation' --jitter 400ms --seed 7",
       "printf 'sw\\n+400ms swift\\n+100ms \"\"\\n' | loadctl search --input -",
+      "loadctl search --exec 'grep -ril -- {query} docs'",
       "loadctl search --url 'http://localhost:8080/search?q={query}' --type swift",
       "loadctl search --json task | jq -r 'select(.event == \"end\") | .state.items[]'",
     ])
@@ -58,9 +73,11 @@ package enum SearchCommand {
     let queries: SearchQueries
     do {
       queries = try SearchQueries(invocation, stdinIsTerminal: isatty(0) == 1)
-      source = try SearchSource(invocation)
+      source = try SearchSource(invocation, environment: environment)
     } catch let error as UsageError {
       Loadctl.fail(usage: error, json: invocation.json)
+    } catch let error as SearchSource.Unavailable {
+      Loadctl.fail(unavailable: error.message, command: invocation.command, json: invocation.json)
     } catch {
       Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
     }

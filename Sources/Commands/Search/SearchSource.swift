@@ -1,12 +1,27 @@
 import LoadctlCore
 
-/// Where `search` looks: the built-in names, a `--corpus` file, or a `--url` template; and the
-/// simulated delay in front of it.
+/// Where `search` looks: the built-in names, a `--corpus` file, a `--url` template fetched by
+/// curl, or an `--exec` command template; and the simulated delay in front of it.
 package struct SearchSource: Sendable {
   package enum Backend: Sendable {
     case builtIn
     case corpus(path: String, SearchCorpus)
-    case url(SearchURLTemplate, timeout: Duration)
+    /// `--url`: curl (at `curl`) GETs the template for each query.
+    case url(SearchURLTemplate, curl: String, headers: [String], limits: Limits)
+    /// `--exec`: `/bin/sh -c` runs the template for each query.
+    case exec(SearchExecTemplate, limits: Limits)
+  }
+
+  /// How long a request's process may run, and its grace between SIGTERM and SIGKILL when it
+  /// is torn down (a newer query, an empty box, Ctrl-C, the timeout).
+  package struct Limits: Sendable, Equatable {
+    package let timeout: Duration
+    package let killAfter: Duration
+  }
+
+  /// A backend that cannot run here: `--url` without curl on `PATH` (exit 69).
+  package struct Unavailable: Error {
+    package let message: String
   }
 
   package let backend: Backend
@@ -15,33 +30,55 @@ package struct SearchSource: Sendable {
   package let limit: Int
 
   /// Picks and validates the backend and the delay from the options.
-  /// - Throws: `UsageError` for conflicting or invalid options, `InputFile.Failure` for a corpus
-  ///   file that cannot be used (exit 65).
-  init(_ invocation: Invocation) throws {
+  /// - Parameter environment: Where `PATH` is looked up for curl.
+  /// - Throws: `UsageError` for conflicting or invalid options, ``Unavailable`` when `--url`
+  ///   cannot find curl, `InputFile.Failure` for a corpus file that cannot be used (exit 65).
+  init(_ invocation: Invocation, environment: [String: String]) throws {
     let corpus = invocation.string("corpus")
     let url = invocation.string("url")
-    if corpus != nil, url != nil {
+    let exec = invocation.string("exec")
+    let given = [("--corpus", corpus), ("--url", url), ("--exec", exec)].filter { $0.1 != nil }
+    if given.count > 1 {
       throw UsageError.invalidValue(
-        "'--corpus' and '--url' cannot be used together", command: "search")
+        "'\(given[0].0)' and '\(given[1].0)' cannot be used together", command: "search")
     }
-    if url == nil, invocation.isGiven("timeout") {
-      throw UsageError.invalidValue("'--timeout' only applies to '--url'", command: "search")
+    let runsProcesses = url != nil || exec != nil
+    if !runsProcesses, let option = ["timeout", "kill-after"].first(where: invocation.isGiven) {
+      throw UsageError.invalidValue(
+        "'--\(option)' only applies to '--url' and '--exec'", command: "search")
     }
+    let headers = invocation.strings("header")
+    if !headers.isEmpty, url == nil {
+      throw UsageError.invalidValue("'--header' only applies to '--url'", command: "search")
+    }
+    if let problem = headers.lazy.compactMap(ExternalCommand.headerProblem).first {
+      throw UsageError.invalidValue(problem, command: "search")
+    }
+    if let name = given.first?.0, name != "--corpus", invocation.string("clock") == "virtual" {
+      throw UsageError.invalidValue(
+        "'\(name)' cannot be used with '--clock virtual': real processes do not run on "
+          + "virtual time", command: "search")
+    }
+    let limits = Limits(
+      timeout: invocation.duration("timeout") ?? .seconds(10),
+      killAfter: invocation.duration("kill-after") ?? .seconds(2))
     if let url {
-      if invocation.string("clock") == "virtual" {
-        throw UsageError.invalidValue(
-          "'--url' cannot be used with '--clock virtual': network time is not virtual",
-          command: "search")
+      let template = try SearchURLTemplate(url)
+      guard let curl = ExternalCommand.find("curl", path: environment["PATH"]) else {
+        throw Unavailable(
+          message: "'--url' runs curl, which is not on PATH; install curl, or search with "
+            + "'--exec' and a command of your own")
       }
-      backend = .url(
-        try SearchURLTemplate(url), timeout: invocation.duration("timeout") ?? .seconds(10))
+      backend = .url(template, curl: curl, headers: headers, limits: limits)
+    } else if let exec {
+      backend = .exec(try SearchExecTemplate(exec), limits: limits)
     } else if let corpus {
       backend = .corpus(path: corpus, try SearchCorpus.load(corpus))
     } else {
       backend = .builtIn
     }
-    // A real server has its own latency: with --url the simulated one is only what is asked for.
-    let simulated = url == nil || invocation.isGiven("latency")
+    // A real backend has its own latency: the simulated one is then only what is asked for.
+    let simulated = !runsProcesses || invocation.isGiven("latency")
     // Virtual time promises the same output for the same command line: its default seed is 0.
     let virtual = invocation.string("clock") == "virtual"
     let seed =
@@ -62,11 +99,12 @@ package struct SearchSource: Sendable {
       pairs = [
         ("source", "corpus"), ("corpus", .string(path)), ("names", .int(corpus.names.count)),
       ]
-    case .url(let template, let timeout):
-      pairs = [
-        ("source", "url"), ("url", .string(template.template)),
-        ("timeout_ms", .double(EventOutput.milliseconds(timeout))),
-      ]
+    case .url(let template, _, let headers, let limits):
+      pairs =
+        [("source", "url"), ("url", .string(template.template))] + Self.options(limits)
+        + [("headers", .array(headers.map(JSONValue.string)))]
+    case .exec(let template, let limits):
+      pairs = [("source", "exec"), ("exec", .string(template.template))] + Self.options(limits)
     }
     return pairs + [
       ("latency_ms", .double(EventOutput.milliseconds(latency.latency))),
@@ -75,8 +113,15 @@ package struct SearchSource: Sendable {
     ]
   }
 
+  private static func options(_ limits: Limits) -> [(String, JSONValue)] {
+    [
+      ("timeout_ms", .double(EventOutput.milliseconds(limits.timeout))),
+      ("kill_after_ms", .double(EventOutput.milliseconds(limits.killAfter))),
+    ]
+  }
+
   /// The fetch function the flow's request effect calls: wait the simulated delay on `clock`,
-  /// then ask the backend.
+  /// then ask the backend. A cancelled request's process group is torn down before it returns.
   func fetcher(clock: any Clock<Duration>) -> @Sendable (SearchRequest) async throws -> SearchHits {
     let latency = self.latency
     let limit = self.limit
@@ -86,12 +131,28 @@ package struct SearchSource: Sendable {
       lookup = { SearchCorpus.builtIn.search($0, limit: limit) }
     case .corpus(_, let corpus):
       lookup = { corpus.search($0, limit: limit) }
-    case .url(let template, let timeout):
-      let http = HTTPFetcher(timeout: timeout)
+    case .url(let template, let curl, let headers, let limits):
       lookup = { query in
         let url = template.url(for: query)
-        let names = try SearchURLTemplate.decode(try await http.get(url), from: url)
+        let command = ExternalCommand.curl(
+          curl, url: url, timeout: limits.timeout, headers: headers, killAfter: limits.killAfter)
+        // curl's own --max-time comes first, with its own message; this is the failsafe.
+        let body = try await ExternalCommand.output(
+          of: command, what: "curl", timeout: limits.timeout + .seconds(1))
+        let names = try SearchURLTemplate.decode(body, from: url)
         return SearchHits(items: Array(names.prefix(limit)), total: names.count)
+      }
+    case .exec(let template, let limits):
+      lookup = { query in
+        // An argument cannot hold NUL: the command would end there, in the middle of a word.
+        guard !query.utf8.contains(0) else {
+          throw LoadFailure("a query with a NUL character cannot be passed to a command")
+        }
+        let command = ExternalCommand.shell(
+          template.command(for: query), killAfter: limits.killAfter)
+        let stdout = try await ExternalCommand.output(
+          of: command, what: "command", timeout: limits.timeout)
+        return SearchExecTemplate.results(stdout, limit: limit)
       }
     }
     return { request in

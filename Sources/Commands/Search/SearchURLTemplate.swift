@@ -4,12 +4,14 @@ import LoadctlCore
 ///
 /// Each `{query}` is replaced by the query percent-encoded as UTF-8, keeping only RFC 3986's
 /// unreserved characters, so `a&b c` arrives as one value `a%26b%20c` in any part of the URL.
-/// The response must be a JSON array of strings, in the order the server ranks them.
+/// curl fetches it (``ExternalCommand/curl(_:url:timeout:headers:killAfter:)``, the URL as one
+/// argument, never through a shell). The response must be a JSON array of strings, in the order
+/// the server ranks them.
 package struct SearchURLTemplate: Sendable, Equatable {
   package static let placeholder = "{query}"
   package let template: String
 
-  /// Checks that the template has a placeholder and gives a valid http(s) URL.
+  /// Checks that the template has a placeholder and gives an http(s) URL without credentials.
   /// - Throws: `UsageError` (exit 64) naming what is wrong with it.
   package init(_ template: String) throws(UsageError) {
     guard template.contains(Self.placeholder) else {
@@ -18,7 +20,7 @@ package struct SearchURLTemplate: Sendable, Equatable {
           + "'http://localhost:8080/search?q={query}'", command: "search")
     }
     self.template = template
-    if let problem = HTTPFetcher.validate(url(for: "swift")) {
+    if let problem = ExternalCommand.urlProblem(url(for: "swift")) {
       throw UsageError.invalidValue("\(problem) for '--url'", command: "search")
     }
   }

@@ -88,7 +88,7 @@ import Testing
     ),
     (
       "ftp://localhost/{query}",
-      "unsupported URL scheme 'ftp' in 'ftp://localhost/swift' (use http) for '--url'"
+      "unsupported URL scheme 'ftp' in 'ftp://localhost/swift' (use http or https) for '--url'"
     ),
   ])
   func aBadTemplateIsAUsageError(template: String, message: String) {

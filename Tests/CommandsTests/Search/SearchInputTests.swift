@@ -87,22 +87,80 @@ import Testing
       ["--corpus", "names.txt", "--url", "http://h/{query}", "q"],
       "'--corpus' and '--url' cannot be used together"
     ),
-    (["--timeout", "1s", "q"], "'--timeout' only applies to '--url'"),
+    (
+      ["--exec", "grep -- {query} f", "--url", "http://h/{query}", "q"],
+      "'--url' and '--exec' cannot be used together"
+    ),
+    (
+      ["--corpus", "names.txt", "--exec", "grep -- {query} f", "q"],
+      "'--corpus' and '--exec' cannot be used together"
+    ),
+    (["--timeout", "1s", "q"], "'--timeout' only applies to '--url' and '--exec'"),
+    (["--kill-after", "1s", "q"], "'--kill-after' only applies to '--url' and '--exec'"),
+    (
+      ["--exec", "grep -- {query} f", "--header", "Accept: text/plain", "q"],
+      "'--header' only applies to '--url'"
+    ),
+    (
+      ["--url", "http://h/{query}", "--header", "Accept", "q"],
+      "invalid header 'Accept' (expected 'Name: value')"
+    ),
     (
       ["--url", "http://h/{query}", "--clock", "virtual", "q"],
-      "'--url' cannot be used with '--clock virtual': network time is not virtual"
+      "'--url' cannot be used with '--clock virtual': real processes do not run on virtual time"
+    ),
+    (
+      ["--exec", "grep -- {query} f", "--clock", "virtual", "q"],
+      "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual time"
+    ),
+    (
+      ["--exec", "grep -ril docs", "q"],
+      "'--exec' needs {query} where the query goes, e.g. 'grep -ril -- {query} docs'"
+    ),
+    (
+      ["--url", "http://user:pw@h/{query}", "q"],
+      "credentials in URLs are not supported: 'http://user:pw@h/swift' (send them with "
+        + "--header 'Authorization: …') for '--url'"
     ),
   ])
   func backendOptionsMustFitTogether(arguments: [String], message: String) throws {
     let invocation = try searchInvocation(arguments)
-    let error = #expect(throws: UsageError.self) { try SearchSource(invocation) }
+    let error = #expect(throws: UsageError.self) {
+      try SearchSource(invocation, environment: curlPath)
+    }
     #expect(error?.message == message)
+  }
+
+  @Test func urlWithoutCurlOnThePathIsUnavailable() throws {
+    let invocation = try searchInvocation(["--url", "http://h/{query}", "q"])
+    let error = #expect(throws: SearchSource.Unavailable.self) {
+      try SearchSource(invocation, environment: ["PATH": "/nonexistent"])
+    }
+    #expect(error?.message.hasPrefix("'--url' runs curl, which is not on PATH") == true)
+  }
+
+  @Test func theStartEventNamesTheCommandItsLimitsAndHeaders() throws {
+    let exec = try SearchSource(
+      try searchInvocation(
+        ["--exec", "grep -- {query} f", "--timeout", "3s", "--kill-after", "50ms", "q"]),
+      environment: curlPath)
+    #expect(
+      JSONValue.object(Array(exec.options.prefix(4))).serialized
+        == #"{"source":"exec","exec":"grep -- {query} f","timeout_ms":3000,"kill_after_ms":50}"#)
+    let url = try SearchSource(
+      try searchInvocation(
+        ["--url", "http://h/{query}", "--header", "A: 1", "--header", "B: 2", "q"]),
+      environment: curlPath)
+    #expect(
+      JSONValue.object(Array(url.options.prefix(5))).serialized
+        == #"{"source":"url","url":"http://h/{query}","timeout_ms":10000,"kill_after_ms":2000,"#
+        + #""headers":["A: 1","B: 2"]}"#)
   }
 
   @Test func theStartEventEchoesTheEffectiveOptions() throws {
     let invocation = try searchInvocation(["--type", "sw", "--jitter", "50ms", "--seed", "9"])
     let queries = try SearchQueries(invocation)
-    let source = try SearchSource(invocation)
+    let source = try SearchSource(invocation, environment: curlPath)
     #expect(
       JSONValue.object(source.options + queries.options).serialized
         == #"{"source":"builtin","names":\#(SearchCorpus.builtIn.names.count),"latency_ms":200,"#
@@ -110,14 +168,18 @@ import Testing
         + #""input":null}"#)
   }
 
-  @Test func withAURLTheSimulatedLatencyIsOnlyWhatIsAskedFor() throws {
-    let plain = try SearchSource(try searchInvocation(["--url", "http://h/{query}", "q"]))
+  @Test(arguments: [["--url", "http://h/{query}"], ["--exec", "grep -- {query} f"]])
+  func withARealBackendTheSimulatedLatencyIsOnlyWhatIsAskedFor(backend: [String]) throws {
+    let plain = try SearchSource(try searchInvocation(backend + ["q"]), environment: curlPath)
     #expect(plain.latency.latency == .zero)
     let slowed = try SearchSource(
-      try searchInvocation(["--url", "http://h/{query}", "--latency", "1s", "q"]))
+      try searchInvocation(backend + ["--latency", "1s", "q"]), environment: curlPath)
     #expect(slowed.latency.latency == .seconds(1))
   }
 }
+
+/// Where `--url` finds curl in these tests (it is not run).
+private let curlPath = ["PATH": "/usr/local/bin:/usr/bin:/bin"]
 
 /// Parses `loadctl search ARGUMENTS` with the real command table.
 private func searchInvocation(_ arguments: [String]) throws -> Invocation {
