@@ -154,9 +154,14 @@ package enum CommandRuntime {
           await runRoot(
             context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body))
       }
-      VirtualDriver.run(clock: virtualClock) { result.value != nil }
+      VirtualDriver.run(clock: virtualClock, onIdle: { output.flush() }) { result.value != nil }
       _ = root
       end = result.value ?? FlowEnd(status: .completed)
+    } else if let executor = RunExecutor(onIdle: { output.flush() }) {
+      end = await withTaskExecutorPreference(executor) {
+        await runRoot(
+          context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
+      }
     } else {
       end = await runRoot(
         context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
@@ -214,10 +219,17 @@ package enum CommandRuntime {
           let end = await body(context)
           if shutdown.reason != nil, let delay = testCleanupDelay {
             // Test-only hook (LOADCTL_TEST_CLEANUP_DELAY): cleanup that is slow on purpose and
-            // ignores cancellation (it blocks), so tests can prove that a second signal, or the
-            // cleanup deadline, does not wait for it.
-            let until = ContinuousClock.now + delay
-            while ContinuousClock.now < until { usleep(10_000) }
+            // ignores cancellation, so tests can prove that a second signal, or the cleanup
+            // deadline, does not wait for it. It waits on a thread of its own: the run's
+            // executor stays free to flush what the flow printed.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+              let started = ReaderThread.start {
+                let until = ContinuousClock.now + delay
+                while ContinuousClock.now < until { usleep(10_000) }
+                done.resume()
+              }
+              if !started { done.resume() }
+            }
           }
           return end
         }

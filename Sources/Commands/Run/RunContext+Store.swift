@@ -2,7 +2,8 @@ import LoadctlCore
 
 extension RunContext {
   /// Runs `store` with this run's output: events go to stdout in bursts, flushed whenever the
-  /// run is about to wait for its next action (an input line, the clock or an effect).
+  /// whole run is about to wait — its executor has run out of work (see ``RunExecutor`` and
+  /// `VirtualDriver`) — rather than after every event.
   package func run<
     State: Sendable, Action: Sendable, Inputs: AsyncSequence<Action, Never> & Sendable
   >(
@@ -10,8 +11,7 @@ extension RunContext {
     observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
     await output.holdingFlushes {
-      await store.run(
-        inputs: inputs, onCancel: onCancel, willWait: { output.flush() }, observe: observe)
+      await store.run(inputs: inputs, onCancel: onCancel, observe: observe)
     }
   }
 }

@@ -13,11 +13,13 @@ import LoadctlCore
 /// With no deadline pending and the root still running, only a signal can move things on, so the
 /// loop blocks until something is enqueued.
 enum VirtualDriver {
-  /// Drives `clock` until `isDone` is true.
-  static func run(clock: VirtualClock, isDone: () -> Bool) {
+  /// Drives `clock` until `isDone` is true; `onIdle` runs whenever every task is parked (before
+  /// time jumps or the loop blocks): the moment to flush output.
+  static func run(clock: VirtualClock, onIdle: () -> Void = {}, isDone: () -> Bool) {
     while true {
       clock.drain()
       if isDone() { return }
+      onIdle()
       if let next = clock.nextDeadline {
         clock.advance(to: next)
       } else {

@@ -106,6 +106,9 @@ package struct TickerFlow: Sendable {
           flush: false)
         if tick.n == count { return (.countReached, tally) }
         if reader.mayWait { output.flush() }
+        // A pulled source never suspends; the run's other tasks (the shutdown watcher above all)
+        // share one executor, so give them a turn now and then.
+        if tick.n % 256 == 0 { await Task.yield() }
       }
       return (cancelled.isSet || Task.isCancelled ? .cancelled : .streamEnded, tally)
     } onCancel: {
