@@ -140,7 +140,9 @@ package enum CommandRuntime {
     output.emit(
       "start",
       [
-        ("schema_version", 1), ("clock", .string(virtual ? "virtual" : "continuous")),
+        ("schema_version", 1), ("loadctl_version", .string(CommandTable.version)),
+        ("started_at", .string(virtual ? WallClock.virtualEpoch : WallClock.now())),
+        ("clock", .string(virtual ? "virtual" : "continuous")),
         ("options", .object(options)),
       ],
       text: nil)
