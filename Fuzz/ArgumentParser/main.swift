@@ -18,7 +18,7 @@ public func fuzzArgumentParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     case .help(let command):
       let text = HelpRenderer(program: program, width: 80).render(command: command)
       check(!text.isEmpty, "empty help for \(String(describing: command))")
-    case .version:
+    case .version, .manual:
       break
     case .completions(let shell):
       check(ProgramSpec.shells.contains(shell), "completions for unknown shell \(shell)")
@@ -51,7 +51,7 @@ private func readEveryOption(of invocation: Invocation) {
     case .double: _ = invocation.double(option.name)
     case .duration:
       if let value = invocation.duration(option.name) { check(value >= .zero, "negative") }
-    case .string, .file, .url, .choice: _ = invocation.string(option.name)
+    case .string, .file, .url, .command, .choice, .suggested: _ = invocation.string(option.name)
     }
     if option.valueKind != nil { _ = invocation.strings(option.name) }
     _ = invocation.isGiven(option.name)
