@@ -172,10 +172,11 @@ package enum CounterCommand {
       effectText: { info, phase in
         let label = "effect \(info.label)#\(info.serial)"
         switch phase {
-        case "started": return "\(label) started (\(flow.workLabel))"
-        case "finished": return nil
-        case "dropped", "queued": return "\(label) \(phase) (\(info.policy?.rawValue ?? "") policy)"
-        default: return "\(label) \(phase)"
+        case .started: return "\(label) started (\(flow.workLabel))"
+        case .finished: return nil
+        case .dropped, .queued:
+          return "\(label) \(phase.rawValue) (\(info.policy?.rawValue ?? "") policy)"
+        case .cancelled, .failed: return "\(label) \(phase.rawValue)"
         }
       })
   }

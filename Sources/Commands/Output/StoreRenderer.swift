@@ -8,18 +8,32 @@ import LoadctlCore
 package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: Sendable {
   /// Custom text for a transition; `nil` result falls back to `from → to`.
   package typealias TransitionText = @Sendable (Action, State, State) -> String?
+  /// Custom text for an effect's step; `nil` prints nothing in text mode.
+  package typealias EffectText = @Sendable (EffectInfo, EffectPhase) -> String?
+
+  /// A step in an effect's life, as text mode names it.
+  package enum EffectPhase: String, Sendable {
+    case started, queued, dropped, finished, cancelled, failed
+
+    init(_ outcome: EffectOutcome) {
+      switch outcome {
+      case .finished: self = .finished
+      case .cancelled: self = .cancelled
+      case .failed: self = .failed
+      }
+    }
+  }
 
   let output: EventOutput
   let transitionText: TransitionText?
-  let effectText: @Sendable (EffectInfo, String) -> String?
+  let effectText: EffectText
 
   /// - Parameters:
   ///   - transitionText: Flow-specific text for a transition.
-  ///   - effectText: Text for an effect event (`started`, `finished`, `cancelled`, `failed`,
-  ///     `dropped`, `queued`); by default only cancellations, failures and drops are shown.
+  ///   - effectText: Text for an effect's step; by default only cancellations, failures and
+  ///     drops are shown.
   package init(
-    output: EventOutput, transitionText: TransitionText? = nil,
-    effectText: (@Sendable (EffectInfo, String) -> String?)? = nil
+    output: EventOutput, transitionText: TransitionText? = nil, effectText: EffectText? = nil
   ) {
     self.output = output
     self.transitionText = transitionText
@@ -50,20 +64,20 @@ package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: 
           + [("reason", .string(reason)), ("state", state.snapshot)],
         text: style.yellow("ignored: \(action.summary) (\(reason))"))
     case .effectStarted(let info):
-      effect("effect_started", info, phase: "started")
+      effect("effect_started", info, phase: .started)
     case .effectQueued(let info):
-      effect("effect_queued", info, phase: "queued")
+      effect("effect_queued", info, phase: .queued)
     case .effectDropped(let info):
-      effect("effect_dropped", info, phase: "dropped")
+      effect("effect_dropped", info, phase: .dropped)
     case .effectFinished(let info, let outcome):
       var extra: [(String, JSONValue)] = [("outcome", .string(outcome.name))]
       if case .failed(let message) = outcome { extra.append(("message", .string(message))) }
-      effect("effect_finished", info, phase: outcome.name, extra: extra)
+      effect("effect_finished", info, phase: EffectPhase(outcome), extra: extra)
     }
   }
 
   private func effect(
-    _ event: String, _ info: EffectInfo, phase: String, extra: [(String, JSONValue)] = []
+    _ event: String, _ info: EffectInfo, phase: EffectPhase, extra: [(String, JSONValue)] = []
   ) {
     var fields: [(String, JSONValue)] = [
       ("effect", .string(info.label)), ("serial", .int(info.serial)),
@@ -73,13 +87,13 @@ package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: 
     output.emit(event, fields + extra, text: effectText(info, phase).map(output.style.dim))
   }
 
-  private static func defaultEffectText(_ info: EffectInfo, _ phase: String) -> String? {
+  private static func defaultEffectText(_ info: EffectInfo, _ phase: EffectPhase) -> String? {
     switch phase {
-    case "cancelled": "effect \(info.label) cancelled"
-    case "failed": "effect \(info.label) failed"
-    case "dropped": "effect \(info.label) dropped (\(info.policy?.rawValue ?? "drop") policy)"
-    case "queued": "effect \(info.label) queued (\(info.policy?.rawValue ?? "queue") policy)"
-    default: nil
+    case .cancelled: "effect \(info.label) cancelled"
+    case .failed: "effect \(info.label) failed"
+    case .dropped: "effect \(info.label) dropped (\(info.policy?.rawValue ?? "drop") policy)"
+    case .queued: "effect \(info.label) queued (\(info.policy?.rawValue ?? "queue") policy)"
+    case .started, .finished: nil
     }
   }
 }

@@ -117,7 +117,7 @@ package enum ProfileCommand {
         }
       },
       effectText: { info, phase in
-        phase == "started" && info.label == "backoff" ? "waiting to retry" : nil
+        phase == .started && info.label == "backoff" ? "waiting to retry" : nil
       })
     let store = Store(initialState: ProfileState(), reducer: flow.reduce)
     let inputs = Prepended(

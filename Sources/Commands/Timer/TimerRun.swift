@@ -146,10 +146,10 @@ package struct TimerRun: Sendable {
       effectText: { info, phase in
         let label = "\(info.label)#\(info.serial)"
         switch phase {
-        case "started": return "\(label) started (every \(every))"
-        case "queued": return "\(label) waits for the old timer to end (latest policy)"
-        case "finished": return nil
-        default: return "\(label) \(phase)"
+        case .started: return "\(label) started (every \(every))"
+        case .queued: return "\(label) waits for the old timer to end (latest policy)"
+        case .finished: return nil
+        case .dropped, .cancelled, .failed: return "\(label) \(phase.rawValue)"
         }
       })
   }
