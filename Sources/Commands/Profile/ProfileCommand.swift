@@ -55,7 +55,7 @@ package enum ProfileCommand {
       source = try ProfileSource(invocation, environment: environment)
     } catch let error as UsageError {
       Loadctl.fail(usage: error, json: invocation.json)
-    } catch let error as ProfileSource.Unavailable {
+    } catch let error as ExternalCommand.Unavailable {
       Loadctl.fail(unavailable: error.message, command: invocation.command, json: invocation.json)
     } catch {
       Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)

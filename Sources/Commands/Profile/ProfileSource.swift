@@ -11,13 +11,8 @@ package enum ProfileSource: Sendable {
   /// decodes its stdout; `--timeout` tears it down.
   case command(Subprocess, what: String, timeout: Duration, options: [(String, JSONValue)])
 
-  /// A source that cannot run here: `--url` without curl on `PATH` (exit 69).
-  package struct Unavailable: Error {
-    package let message: String
-  }
-
   /// Picks and validates the source from the options.
-  /// - Throws: `UsageError` for conflicting or invalid options, ``Unavailable`` when curl is
+  /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when curl is
   ///   missing, `InputFile.Failure` or `LoadFailure` for a file that cannot be a profile (65).
   init(_ invocation: Invocation, environment: [String: String]) throws {
     let latency = invocation.duration("latency")
@@ -38,18 +33,8 @@ package enum ProfileSource: Sendable {
       throw UsageError.invalidValue(
         "'--file -' and '--input -' cannot both read standard input", command: "profile")
     }
-    let headers = invocation.strings("header")
-    if !headers.isEmpty, url == nil {
-      throw UsageError.invalidValue("'--header' only applies to '--url'", command: "profile")
-    }
-    if let problem = headers.lazy.compactMap(ExternalCommand.headerProblem).first {
-      throw UsageError.invalidValue(problem, command: "profile")
-    }
-    if let name = given.first?.0, name != "--file", invocation.string("clock") == "virtual" {
-      throw UsageError.invalidValue(
-        "'\(name)' cannot be used with '--clock virtual': real processes do not run on "
-          + "virtual time", command: "profile")
-    }
+    let headers = try ExternalCommand.checkedOptions(
+      invocation, given: given.first?.0, runsProcess: url != nil || exec != nil)
     let timeout = invocation.duration("timeout") ?? .seconds(10)
     let killAfter = invocation.duration("kill-after") ?? .seconds(2)
     let times: [(String, JSONValue)] = [
@@ -65,11 +50,7 @@ package enum ProfileSource: Sendable {
       if let problem = ExternalCommand.urlProblem(url) {
         throw UsageError.invalidValue("\(problem) for '--url'", command: "profile")
       }
-      guard let curl = ExternalCommand.find("curl", path: environment["PATH"]) else {
-        throw Unavailable(
-          message: "'--url' runs curl, which is not on PATH; install curl, or load with "
-            + "'--exec' and a command of your own")
-      }
+      let curl = try ExternalCommand.curl(environment: environment, task: "load")
       let command = ExternalCommand.curl(
         curl, url: url, timeout: timeout, headers: headers, killAfter: killAfter)
       self = .command(

@@ -42,6 +42,50 @@ package enum ExternalCommand {
     return nil
   }
 
+  /// A tool loadctl runs is not on `PATH` (exit 69): `--url` without curl.
+  package struct Unavailable: Error {
+    package let message: String
+  }
+
+  /// The options every flow that runs commands shares, checked once: `--header` only with
+  /// `--url` and well formed, and no real process on virtual time.
+  ///
+  /// - Parameter given: The source option the command line chose (`--url`, `--exec`, or another
+  ///   that runs no process), if any.
+  /// - Returns: The `--header` values.
+  /// - Throws: `UsageError`.
+  package static func checkedOptions(
+    _ invocation: Invocation, given: String?, runsProcess: Bool
+  ) throws(UsageError) -> [String] {
+    let command = invocation.command
+    let headers = invocation.strings("header")
+    if !headers.isEmpty, given != "--url" {
+      throw .invalidValue("'--header' only applies to '--url'", command: command)
+    }
+    if let problem = headers.lazy.compactMap(headerProblem).first {
+      throw .invalidValue(problem, command: command)
+    }
+    if let given, runsProcess, invocation.string("clock") == "virtual" {
+      throw .invalidValue(
+        "'\(given)' cannot be used with '--clock virtual': real processes do not run on "
+          + "virtual time", command: command)
+    }
+    return headers
+  }
+
+  /// curl's path on `PATH`.
+  /// - Throws: ``Unavailable`` naming `--exec` as the way without curl.
+  package static func curl(environment: [String: String], task: String) throws(Unavailable)
+    -> String
+  {
+    guard let path = find("curl", path: environment["PATH"]) else {
+      throw Unavailable(
+        message: "'--url' runs curl, which is not on PATH; install curl, or \(task) with "
+          + "'--exec' and a command of your own")
+    }
+    return path
+  }
+
   /// Why `url` cannot be a `--url`, or `nil`: only `http://` and `https://`, and no credentials
   /// in the URL (they would show in `ps` and in the `start` event; send an `Authorization`
   /// header instead).

@@ -76,7 +76,7 @@ package enum SearchCommand {
       source = try SearchSource(invocation, environment: environment)
     } catch let error as UsageError {
       Loadctl.fail(usage: error, json: invocation.json)
-    } catch let error as SearchSource.Unavailable {
+    } catch let error as ExternalCommand.Unavailable {
       Loadctl.fail(unavailable: error.message, command: invocation.command, json: invocation.json)
     } catch {
       Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)

@@ -19,11 +19,6 @@ package struct SearchSource: Sendable {
     package let killAfter: Duration
   }
 
-  /// A backend that cannot run here: `--url` without curl on `PATH` (exit 69).
-  package struct Unavailable: Error {
-    package let message: String
-  }
-
   package let backend: Backend
   package let latency: SearchLatency
   /// The most results kept from each answer.
@@ -31,7 +26,7 @@ package struct SearchSource: Sendable {
 
   /// Picks and validates the backend and the delay from the options.
   /// - Parameter environment: Where `PATH` is looked up for curl.
-  /// - Throws: `UsageError` for conflicting or invalid options, ``Unavailable`` when `--url`
+  /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when `--url`
   ///   cannot find curl, `InputFile.Failure` for a corpus file that cannot be used (exit 65).
   init(_ invocation: Invocation, environment: [String: String]) throws {
     let corpus = invocation.string("corpus")
@@ -47,28 +42,14 @@ package struct SearchSource: Sendable {
       throw UsageError.invalidValue(
         "'--\(option)' only applies to '--url' and '--exec'", command: "search")
     }
-    let headers = invocation.strings("header")
-    if !headers.isEmpty, url == nil {
-      throw UsageError.invalidValue("'--header' only applies to '--url'", command: "search")
-    }
-    if let problem = headers.lazy.compactMap(ExternalCommand.headerProblem).first {
-      throw UsageError.invalidValue(problem, command: "search")
-    }
-    if let name = given.first?.0, name != "--corpus", invocation.string("clock") == "virtual" {
-      throw UsageError.invalidValue(
-        "'\(name)' cannot be used with '--clock virtual': real processes do not run on "
-          + "virtual time", command: "search")
-    }
+    let headers = try ExternalCommand.checkedOptions(
+      invocation, given: given.first?.0, runsProcess: runsProcesses)
     let limits = Limits(
       timeout: invocation.duration("timeout") ?? .seconds(10),
       killAfter: invocation.duration("kill-after") ?? .seconds(2))
     if let url {
       let template = try SearchURLTemplate(url)
-      guard let curl = ExternalCommand.find("curl", path: environment["PATH"]) else {
-        throw Unavailable(
-          message: "'--url' runs curl, which is not on PATH; install curl, or search with "
-            + "'--exec' and a command of your own")
-      }
+      let curl = try ExternalCommand.curl(environment: environment, task: "search")
       backend = .url(template, curl: curl, headers: headers, limits: limits)
     } else if let exec {
       backend = .exec(try SearchExecTemplate(exec), limits: limits)

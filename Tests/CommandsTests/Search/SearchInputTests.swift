@@ -133,7 +133,7 @@ import Testing
 
   @Test func urlWithoutCurlOnThePathIsUnavailable() throws {
     let invocation = try searchInvocation(["--url", "http://h/{query}", "q"])
-    let error = #expect(throws: SearchSource.Unavailable.self) {
+    let error = #expect(throws: ExternalCommand.Unavailable.self) {
       try SearchSource(invocation, environment: ["PATH": "/nonexistent"])
     }
     #expect(error?.message.hasPrefix("'--url' runs curl, which is not on PATH") == true)
