@@ -104,13 +104,14 @@ _loadctl() {
       ;;
     ticker)
       case "$opt" in
-        --interval|--min|--max|--seed|--count) return ;;
+        --interval|--min|--max|--seed|--count|--kill-after) return ;;
         --buffer) _loadctl_reply "newest:1024 oldest:1024 unbounded"; return ;;
         --from|--trace) _loadctl_files; return ;;
+        --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--interval --min --max --seed --count --buffer --from --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--interval --min --max --seed --count --buffer --from --exec --kill-after --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
       fi
       ;;
     help)

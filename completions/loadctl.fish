@@ -98,6 +98,8 @@ complete -c loadctl -n '__loadctl_using ticker' -l seed -x -d 'Seed of the rando
 complete -c loadctl -n '__loadctl_using ticker' -l count -x -d 'Stop after N ticks.'
 complete -c loadctl -n '__loadctl_using ticker' -l buffer -x -a 'newest:1024\\t oldest:1024\\t unbounded\\t' -d 'When a live feed outruns the output: newest:N, oldest:N or unbounded.'
 complete -c loadctl -n '__loadctl_using ticker' -l from -r -F -d 'Read prices from FILE, or - for stdin, one number per line, as they arrive.'
+complete -c loadctl -n '__loadctl_using ticker' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD with /bin/sh -c and read its stdout lines as with --from. It is torn down when the feed stops; a non-zero exit or a signal is reported (exit 1).'
+complete -c loadctl -n '__loadctl_using ticker' -l kill-after -x -d 'When the feed stops while the --exec command runs, wait this long after SIGTERM before SIGKILL.'
 complete -c loadctl -n '__loadctl_using help' -l man -d 'Print the manual page (roff) for the whole program instead.'
 complete -c loadctl -n '__loadctl_using help' -a 'profile search counter timer ticker help completions'
 complete -c loadctl -n '__loadctl_using completions' -a 'bash zsh fish'

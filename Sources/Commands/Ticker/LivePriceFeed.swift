@@ -4,8 +4,11 @@ import Synchronization
 /// A source that produces on its own schedule (a timer, a pipe, a terminal) and cannot wait for
 /// a slow consumer without its prices going stale.
 package protocol LivePriceSource: Sendable {
-  /// Yields prices into `sink` until the source runs dry, the sink refuses a value, or the task
-  /// is cancelled.
+  /// Yields prices into `sink` until the source runs dry or fails, the sink refuses a value, or
+  /// the task is cancelled.
+  ///
+  /// - Returns: ``PriceFeedEnd/stopped`` whenever the sink refused a value or the task was
+  ///   cancelled, however the source itself ended then.
   func produce(into sink: LivePriceSink) async -> PriceFeedEnd
 }
 
@@ -58,7 +61,7 @@ package struct LivePriceFeed: Sendable {
       group.addTask {
         let end = await source.produce(into: sink)
         // The consumer drains what is buffered, then sees the end of the stream.
-        if end == .sourceFinished { continuation.finish() }
+        if end != .stopped { continuation.finish() }
         return end
       }
       group.addTask {

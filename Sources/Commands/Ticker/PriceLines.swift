@@ -106,22 +106,8 @@ package struct PriceLines<Lines: AsyncIteratorProtocol<RawLine, Never>>: PricePu
     }
   }
 
-  /// Waits for a line's time.
-  /// - Returns: `false` when cancelled meanwhile.
   private func wait(_ timing: InputLine.Timing) async -> Bool {
-    let delay: Duration
-    switch timing {
-    case .now: return !Task.isCancelled
-    case .after(let duration): delay = duration
-    case .at(let offset): delay = offset - elapsed()
-    }
-    guard delay > .zero else { return !Task.isCancelled }
-    do {
-      try await clock.sleep(for: delay)
-      return true
-    } catch {
-      return false
-    }
+    await PriceLine.wait(for: timing, clock: clock, elapsed: elapsed)
   }
 }
 
@@ -162,5 +148,28 @@ package enum PriceLine {
         InputError(line: 0, message: "not a price: '\(text)' (expected a number such as 101.25)"))
     }
     return .success(value)
+  }
+
+  /// Waits until a line's time has come: `+DURATION` after now, `@DURATION` after the start.
+  /// - Parameters:
+  ///   - clock: The run's clock.
+  ///   - elapsed: Time since the run started, for `@DURATION`.
+  /// - Returns: `false` when the task was cancelled before or during the wait.
+  static func wait(
+    for timing: InputLine.Timing, clock: any Clock<Duration>, elapsed: () -> Duration
+  ) async -> Bool {
+    let delay: Duration
+    switch timing {
+    case .now: return !Task.isCancelled
+    case .after(let duration): delay = duration
+    case .at(let offset): delay = offset - elapsed()
+    }
+    guard delay > .zero else { return !Task.isCancelled }
+    do {
+      try await clock.sleep(for: delay)
+      return true
+    } catch {
+      return false
+    }
   }
 }

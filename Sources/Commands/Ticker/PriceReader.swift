@@ -33,6 +33,8 @@ package enum PriceFeedEnd: Sendable, Equatable {
   case sourceFinished
   /// It was stopped: its consumer went away or its task was cancelled.
   case stopped
+  /// The source broke off and cannot go on, e.g. an `--exec` command exited non-zero: why.
+  case failed(String)
 }
 
 /// What a feed's source did, reported once it has stopped.

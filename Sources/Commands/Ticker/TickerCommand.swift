@@ -12,8 +12,11 @@ package enum TickerCommand {
       Whichever way the consumer ends (--count reached, Ctrl-C, SIGTERM, stdout closed), the \
       producer is stopped and producer_stopped is printed before end. With --from, prices are \
       numbers read line by line as they arrive; a bad line is reported and skipped (exit 65), \
-      and end of input ends the feed. --buffer decides what a live feed drops when the consumer \
-      falls behind; --interval 0 and regular files wait for the consumer and never drop.
+      and end of input ends the feed. With --exec, the lines are a command's stdout: the \
+      command is torn down (its whole process group) when the feed stops, its end ends the \
+      feed, and a non-zero exit or a signal is reported (exit 1). --buffer decides what a live \
+      feed drops when the consumer falls behind; --interval 0 and regular files wait for the \
+      consumer and never drop.
       """,
     options: [
       .value(
@@ -33,12 +36,21 @@ package enum TickerCommand {
       .value(
         "from", .file,
         help: "Read prices from FILE, or - for stdin, one number per line, as they arrive."),
+      .value(
+        "exec", .command,
+        help: "Run CMD with /bin/sh -c and read its stdout lines as with --from. It is torn "
+          + "down when the feed stops; a non-zero exit or a signal is reported (exit 1)."),
+      .value(
+        "kill-after", .duration,
+        help: "When the feed stops while the --exec command runs, wait this long after SIGTERM "
+          + "before SIGKILL.", default: "2s"),
     ],
     examples: [
       "loadctl ticker",
       "loadctl ticker --interval 250ms --min -5 --max 5 --count 20",
       "loadctl ticker --json --seed 42 --count 5 | jq -c 'select(.event == \"tick\") | .price'",
       "tail -f prices.txt | loadctl ticker --from -",
+      "loadctl ticker --exec 'while :; do shuf -i 90-109 -n 1; sleep 0.1; done' --count 5",
       "loadctl ticker --interval 0 --count 1000000 --json > /dev/null",
     ])
 
@@ -49,11 +61,27 @@ package enum TickerCommand {
     var interval: Duration
   }
 
+  /// `--exec`'s settings.
+  struct ExecSettings: Equatable {
+    var command: String
+    var killAfter: Duration
+
+    /// `exec` and `kill_after_ms` for the `start` event.
+    var options: [(String, JSONValue)] {
+      [
+        ("exec", .string(command)),
+        ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
+      ]
+    }
+  }
+
   package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
     let buffer: TickerBuffer
     let random: RandomSettings?
+    let exec: ExecSettings?
     do throws(UsageError) {
       buffer = try TickerBuffer.parse(invocation.string("buffer") ?? "")
+      exec = try execSettings(invocation)
       random = try randomSettings(invocation)
     } catch {
       Loadctl.fail(usage: error, json: invocation.json)
@@ -61,8 +89,9 @@ package enum TickerCommand {
     let from = invocation.string("from")
     let input = from.map { openFrom($0, for: invocation) }
     let count = invocation.int("count")
+    let source: JSONValue = exec != nil ? "exec" : from != nil ? "lines" : "random"
     let options: [(String, JSONValue)] = [
-      ("source", from == nil ? "random" : "lines"),
+      ("source", source),
       ("interval_ms", random.map { .double(EventOutput.milliseconds($0.interval)) } ?? .null),
       ("min", random.map { .double(Double($0.prices.lowCents) / 100) } ?? .null),
       ("max", random.map { .double(Double($0.prices.highCents) / 100) } ?? .null),
@@ -72,9 +101,18 @@ package enum TickerCommand {
       ("from", from.map(JSONValue.string) ?? .null),
     ]
     let flow = TickerFlow(buffer: buffer, count: count)
-    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+    await CommandRuntime.run(
+      invocation, options: options + (exec?.options ?? []), environment: environment
+    ) { context in
       if let random {
         return await runRandom(flow, random, clock: context.clock, output: context.output)
+      }
+      if let exec {
+        let source = ExecPriceLines(
+          subprocess: ExternalCommand.shell(exec.command, killAfter: exec.killAfter),
+          clock: context.clock, elapsed: context.elapsed, reject: { context.reject($0) })
+        return await flow.run(
+          live: source, output: context.output, reportFailure: { context.error($0) })
       }
       guard let (fd, owned) = input else { return FlowEnd(status: .completed) }
       // On virtual time the whole input is read first (`context.lines`), so its timing is exact.
@@ -123,14 +161,40 @@ package enum TickerCommand {
     return await flow.run(live: source, output: output)
   }
 
-  /// The random feed's settings, or `nil` with `--from`.
-  /// - Throws: A usage error for a bad range, or for random-feed options given with `--from`.
-  static func randomSettings(_ invocation: Invocation) throws(UsageError) -> RandomSettings? {
+  /// `--exec`'s settings, or `nil` without it.
+  ///
+  /// `--exec` is a source of its own, so it excludes `--from`; it is refused on virtual time,
+  /// where real processes cannot run; `--kill-after` only applies to it.
+  /// - Throws: A usage error (exit 64) for a combination that cannot work.
+  static func execSettings(_ invocation: Invocation) throws(UsageError) -> ExecSettings? {
+    guard let command = invocation.string("exec") else {
+      if invocation.isGiven("kill-after") {
+        throw .invalidValue("'--kill-after' only applies to '--exec'", command: "ticker")
+      }
+      return nil
+    }
     if invocation.isGiven("from") {
+      throw .invalidValue("'--exec' and '--from' cannot be used together", command: "ticker")
+    }
+    if invocation.string("clock") == "virtual" {
+      throw .invalidValue(
+        "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual "
+          + "time", command: "ticker")
+    }
+    return ExecSettings(
+      command: command, killAfter: invocation.duration("kill-after") ?? .seconds(2))
+  }
+
+  /// The random feed's settings, or `nil` with `--from` or `--exec`.
+  /// - Throws: A usage error for a bad range, or for random-feed options given with `--from` or
+  ///   `--exec`.
+  static func randomSettings(_ invocation: Invocation) throws(UsageError) -> RandomSettings? {
+    if let source = ["from", "exec"].first(where: { invocation.isGiven($0) }) {
       let misplaced = ["interval", "min", "max", "seed"].filter { invocation.isGiven($0) }
       if let name = misplaced.first {
         throw .invalidValue(
-          "'--\(name)' cannot be used with '--from' (it sets the random feed)", command: "ticker")
+          "'--\(name)' cannot be used with '--\(source)' (it sets the random feed)",
+          command: "ticker")
       }
       return nil
     }

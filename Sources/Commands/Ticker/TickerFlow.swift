@@ -20,8 +20,10 @@ package struct TickerFlow: Sendable {
     case consumerFinished = "consumer_finished"
     /// The run was cancelled (Ctrl-C, SIGTERM, stdout closed).
     case cancelled
-    /// The source ran dry (end of `--from` input).
+    /// The source ran dry (end of `--from` input, an `--exec` command that ended well).
     case sourceFinished = "source_finished"
+    /// The source broke off (an `--exec` command that exited non-zero or was killed).
+    case sourceFailed = "source_failed"
   }
 
   /// What a live feed does with values the consumer has not taken yet.
@@ -45,11 +47,19 @@ package struct TickerFlow: Sendable {
   }
 
   /// Runs a live source through a ``LivePriceFeed`` and prints everything on `output`.
-  package func run(live source: some LivePriceSource, output: EventOutput) async -> FlowEnd {
+  ///
+  /// - Parameter reportFailure: Told why the source failed, if it did and the consumer was still
+  ///   reading (right after `producer_stopped`): the command puts it on stderr.
+  /// - Returns: A failed end when the source failed before the consumer was done; a failure
+  ///   after `--count` was reached or the run was cancelled is not the feed's.
+  package func run(
+    live source: some LivePriceSource, output: EventOutput,
+    reportFailure: (String) -> Void = { _ in }
+  ) async -> FlowEnd {
     let ((end, tally), report) = await LivePriceFeed(buffer: buffer).run(source) { reader in
       await consume(&reader, output: output)
     }
-    return finish(end, tally, report, output: output)
+    return finish(end, tally, report, output: output, reportFailure: reportFailure)
   }
 
   /// How the consumer loop ended.
@@ -59,26 +69,35 @@ package struct TickerFlow: Sendable {
     case streamEnded
   }
 
-  /// Prints `producer_stopped` and makes the `end` event's summary.
+  /// Prints `producer_stopped` (with the source's failure as `message`) and makes the `end`
+  /// event's summary.
   private func finish(
-    _ end: ConsumerEnd, _ tally: TickerTally, _ report: PriceFeedReport, output: EventOutput
+    _ end: ConsumerEnd, _ tally: TickerTally, _ report: PriceFeedReport, output: EventOutput,
+    reportFailure: (String) -> Void = { _ in }
   ) -> FlowEnd {
-    let reason: StopReason =
-      switch end {
-      case .countReached: .consumerFinished
-      case .cancelled: .cancelled
-      case .streamEnded: report.sourceEnd == .sourceFinished ? .sourceFinished : .cancelled
-      }
+    var failure: String?
+    let reason: StopReason
+    switch (end, report.sourceEnd) {
+    case (.countReached, _): reason = .consumerFinished
+    case (.cancelled, _), (.streamEnded, .stopped): reason = .cancelled
+    case (.streamEnded, .sourceFinished): reason = .sourceFinished
+    case (.streamEnded, .failed(let message)):
+      reason = .sourceFailed
+      failure = message
+    }
+    var fields: [(String, JSONValue)] = [
+      ("reason", .string(reason.rawValue)), ("produced", .int(report.produced)),
+      ("dropped", .int(report.dropped)),
+    ]
+    if let failure { fields.append(("message", .string(failure))) }
     output.emit(
-      "producer_stopped",
-      [
-        ("reason", .string(reason.rawValue)), ("produced", .int(report.produced)),
-        ("dropped", .int(report.dropped)),
-      ],
+      "producer_stopped", fields,
       text: "producer stopped (\(reason.rawValue.replacing("_", with: " "))): "
         + "\(report.produced) produced, \(report.dropped) dropped")
+    if let failure { reportFailure(failure) }
     return FlowEnd(
-      status: .completed, fields: [("summary", tally.summary(dropped: report.dropped))],
+      status: failure == nil ? .completed : .failed,
+      fields: [("summary", tally.summary(dropped: report.dropped))],
       summary: TickerFormat.summary(tally, dropped: report.dropped))
   }
 
