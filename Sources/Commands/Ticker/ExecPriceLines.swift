@@ -110,7 +110,7 @@ package struct ExecPriceLines: LivePriceSource {
     }
     switch PriceLine.parse(line.body) {
     case .success(let price):
-      return sink.yield(price)
+      return await sink.yield(price)
     case .failure(let error):
       reject(InputError(line: raw.number, message: error.message))
       return true

@@ -90,10 +90,15 @@ package struct LivePriceSink: Sendable {
 
   /// Offers `price` to the consumer.
   ///
+  /// The run's tasks share one serial executor, and a producer whose source always has a value
+  /// ready (a flooding pipe or command) would never suspend: every 64 values it gives the
+  /// consumer, and the rest of the run, a turn.
+  ///
   /// - Returns: `false` once the stream has ended (its consumer is gone): stop producing.
   @discardableResult
-  package func yield(_ price: Double) -> Bool {
+  package func yield(_ price: Double) async -> Bool {
     counts.willYield()
+    if counts.produced % 64 == 0 { await Task.yield() }
     switch continuation.yield(price) {
     case .enqueued:
       return true

@@ -122,7 +122,7 @@ package struct LivePriceLines<Prices: AsyncSequence<Double, Never> & Sendable>: 
 
   package func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     for await price in prices {
-      guard sink.yield(price) else { return .stopped }
+      guard await sink.yield(price) else { return .stopped }
     }
     return Task.isCancelled ? .stopped : .sourceFinished
   }

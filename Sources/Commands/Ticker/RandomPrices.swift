@@ -37,7 +37,7 @@ package struct TimedRandomPrices<C: Clock>: LivePriceSource where C.Duration == 
   package func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     var prices = prices
     for await _ in ClockTimer(interval: interval, clock: clock) {
-      guard sink.yield(prices.next()) else { break }
+      guard await sink.yield(prices.next()) else { break }
     }
     return .stopped
   }

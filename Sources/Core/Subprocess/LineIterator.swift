@@ -30,6 +30,9 @@ extension Subprocess {
         buffer.removeSubrange(..<start)
         scanned -= start
         start = 0
+        // A command that always has output ready never makes `next()` suspend; a turn for the
+        // caller's other tasks per chunk keeps a serial executor fair.
+        await Task.yield()
         if let chunk = await child.next() { buffer += chunk } else { ended = true }
       }
     }

@@ -84,6 +84,7 @@ public struct Subprocess: Sendable {
       var stdout: [UInt8] = []
       var truncated = false
       while let chunk = await child.next() {
+        await Task.yield()  // see LineIterator: fair to the caller's other tasks
         let room = max(limit - stdout.count, 0)
         stdout += chunk.prefix(room)
         if chunk.count > room {

@@ -19,7 +19,7 @@ private struct FailingPrices: LivePriceSource {
 
   func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     for value in values {
-      guard sink.yield(value) else { return .failed(message) }
+      guard await sink.yield(value) else { return .failed(message) }
     }
     if waits { await StreamTermination().wait() }
     return .failed(message)

@@ -14,7 +14,7 @@ private struct AnnouncingSource: LivePriceSource {
     for await _ in ClockTimer(interval: base.interval, clock: base.clock) {
       let price = prices.next()
       output.emit("produced", [("price", .double(price))], text: nil)
-      guard sink.yield(price) else { return .stopped }
+      guard await sink.yield(price) else { return .stopped }
     }
     return .stopped
   }

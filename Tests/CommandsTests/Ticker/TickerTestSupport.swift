@@ -87,7 +87,7 @@ struct FixedPrices: LivePriceSource {
 
   func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     for value in values {
-      guard sink.yield(value) else { return .stopped }
+      guard await sink.yield(value) else { return .stopped }
     }
     guard endsAfterwards else {
       await StreamTermination().wait()  // until cancelled
