@@ -7,7 +7,7 @@ The command gets this environment minus NO_COLOR, with TERM=xterm and COLUMNS=80
 NAME=VALUE settings given before "--".
 
 STEPS_JSON is a list of steps:
-  ["wait", TEXT]      wait until TEXT appears in the terminal output (failsafe: 10 s)
+  ["wait", TEXT]      wait until TEXT appears in the terminal output (failsafe: 30 s, times LOADCTL_E2E_TIMEOUT_SCALE)
   ["send", TEXT]      type TEXT (may contain control characters such as "\\u0003")
   ["signal", NAME]    send a signal (INT, TERM) to the command
   ["close"]           close the terminal's input side (the command sees end of input)
@@ -34,6 +34,9 @@ import subprocess
 import sys
 import termios
 import time
+
+# A guard, not a measurement: how long a step may wait before the run is reported as stuck.
+FAILSAFE = 30 * float(os.environ.get("LOADCTL_E2E_TIMEOUT_SCALE", "1"))
 
 
 def main():
@@ -72,7 +75,7 @@ def main():
     try:
         for step in steps:
             if step[0] == "wait":
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + FAILSAFE
                 while step[1].encode() not in output:
                     if time.monotonic() > deadline:
                         raise TimeoutError("never saw %r" % step[1])
@@ -88,7 +91,7 @@ def main():
                 fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(step[1]), 0, 0))
                 child.send_signal(signal.SIGWINCH)
             elif step[0] == "stopped":
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + FAILSAFE
                 while True:
                     with open("/proc/%d/stat" % child.pid) as stat:
                         state = stat.read().rsplit(")", 1)[1].split()[0]
@@ -99,12 +102,12 @@ def main():
                     pump(0.05)
                 when_stopped = termios.tcgetattr(slave) == before
             elif step[0] == "wait_raw":
-                deadline = time.monotonic() + 10
+                deadline = time.monotonic() + FAILSAFE
                 while termios.tcgetattr(slave)[3] & termios.ICANON:
                     if time.monotonic() > deadline:
                         raise TimeoutError("never raw again")
                     pump(0.05)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + FAILSAFE
         while child.poll() is None and time.monotonic() < deadline:
             pump(0.05)
         if child.poll() is None:
