@@ -32,6 +32,26 @@ import Testing
     ),
     (["timer", "--interval", "2ms"], nil),
     (["ticker", "--interval", "2ms"], nil),
+    // The same flows with real child processes: every group must be gone when loadctl is.
+    (
+      [
+        "profile", "--exec", "sleep 0.002; exit 1", "--retries", "100000", "--backoff", "2ms",
+        "--timeout", "600s",
+      ],
+      nil
+    ),
+    (
+      [
+        "search", "--input", "-", "--debounce", "2ms", "--timeout", "600s", "--exec",
+        "printf '%s\\n' {query}",
+      ],
+      searchLines
+    ),
+    (
+      ["counter", "--policy", "latest", "--exec", "sleep 0.005", "--input", "-"],
+      String(repeating: "+1ms d\n", count: 2000)
+    ),
+    (["ticker", "--exec", "while :; do echo 100; sleep 0.002; done"], nil),
   ]
 
   /// 400 keystrokes 3 ms apart, typing and retyping a query: one search box per line.
@@ -49,7 +69,8 @@ import Testing
     let stdin: String?
     let signal: Int32
     var testDescription: String {
-      "\(arguments[0]) \(Termination.name(ofSignal: signal))"
+      let exec = arguments.contains("--exec") ? " --exec" : ""
+      return "\(arguments[0])\(exec) \(Termination.name(ofSignal: signal))"
     }
 
     /// The `end` event's reason, or `nil` for a signal that ends the process without one.
