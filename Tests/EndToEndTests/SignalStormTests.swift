@@ -90,14 +90,33 @@ import Testing
     }
   }
 
+  /// Processes whose environment holds `tag`, after giving the orphans' reaper a moment.
+  static func processesTagged(_ tag: String) async -> [Int32] {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while true {
+      let found = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [])
+        .compactMap(Int32.init).filter { pid in
+          guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else {
+            return false
+          }
+          return data.split(separator: 0).contains { $0.elementsEqual(tag.utf8) }
+        }
+      if found.isEmpty || ContinuousClock.now > deadline { return found }
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
   @Test(arguments: cases)
   func stoppedAtRandomMomentsEndsCleanly(storm: Case) async throws {
     var random = SplitMix(
       seed: UInt64(storm.testDescription.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
     for run in 0..<Self.runs {
       let waitFor = Int(random.next() % 12) + 2
+      // Children inherit the environment: the tag finds them in /proc even after reparenting.
+      let tag = "LOADCTL_STORM_TAG=\(UUID().uuidString)"
       let loadctl = try LoadctlProcess.start(
-        storm.arguments + ["--json"], stdin: storm.stdin == nil ? .null : .pipe)
+        storm.arguments + ["--json"], stdin: storm.stdin == nil ? .null : .pipe,
+        environment: ["LOADCTL_STORM_TAG": String(tag.dropFirst("LOADCTL_STORM_TAG=".count))])
       if let lines = storm.stdin { try loadctl.write(toStdin: lines) }
       for _ in 1...waitFor { try await loadctl.waitForLine { _ in true } }
       let sentAfter = ContinuousClock.now - loadctl.startedAt
@@ -114,6 +133,7 @@ import Testing
       #expect(problems == expected, "\(context)")
       #expect(loadctl.stderrText.isEmpty, "\(context): \(loadctl.stderrText)")
       #expect(loadctl.leftoverProcesses() == [], "\(context)")
+      #expect(await Self.processesTagged(tag) == [], "\(context): child processes left behind")
       guard let reason = storm.reason else {
         #expect(events.last?.event != "end", "\(context)")
         continue
