@@ -25,7 +25,7 @@ package final class EventOutput: Sendable {
   private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
   /// The last event's `seq`.
   private let state = Locked(0)
-  /// Set while a store runs: its `willWait` flushes instead of every event.
+  /// Set while a store runs: the run's executor flushes when it runs out of work.
   private let held = Locked(false)
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: String
@@ -107,8 +107,8 @@ package final class EventOutput: Sendable {
 
   /// Runs `body` with events kept in the buffer until ``flush()``, then flushes.
   ///
-  /// For a store's run, which calls ``flush()`` whenever it is about to wait (for input, the
-  /// clock or an effect): lines still arrive as they happen, but a burst of them is one write.
+  /// For a store's run, whose executor calls ``flush()`` whenever the run has run out of work
+  /// (see `RunExecutor`): lines still arrive as they happen, but a burst of them is one write.
   package func holdingFlushes<T>(_ body: () async -> T) async -> T {
     held.withLock { $0 = true }
     let result = await body()

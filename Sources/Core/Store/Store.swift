@@ -1,7 +1,7 @@
 /// Runs a flow — a state, a pure reducer and the effects it returns — under structured concurrency.
 ///
 /// Everything a run starts is a child of the task that calls
-/// ``run(inputs:stopWhenIdle:onCancel:willWait:observe:)``: cancelling that task cancels every
+/// ``run(inputs:stopWhenIdle:onCancel:observe:)``: cancelling that task cancels every
 /// effect, and when `run` returns nothing it started is still running, so no action can arrive
 /// afterwards. Actions from inputs and from effects go through one mailbox and are applied one at
 /// a time, in arrival order; each applied action is reported to the observer before the next one
@@ -21,7 +21,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   let initialState: State
   let reducer: Reducer
 
-  /// Creates a store; nothing runs until ``run(inputs:stopWhenIdle:onCancel:willWait:observe:)``.
+  /// Creates a store; nothing runs until ``run(inputs:stopWhenIdle:onCancel:observe:)``.
   public init(initialState: State, reducer: @escaping Reducer) {
     (self.initialState, self.reducer) = (initialState, reducer)
   }
@@ -39,15 +39,12 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - stopWhenIdle: End once `inputs` has finished and no effect is running or waiting.
   ///   - onCancel: An action applied when the calling task is cancelled, so the flow can make its
   ///     final transition (for example `loading → idle`); effects it returns are not run.
-  ///   - willWait: Called each time the run is about to wait for the next action (from an input,
-  ///     the clock or an effect): the moment to flush buffered output.
   ///   - observe: Called synchronously for each step, in order; it must not block.
   /// - Returns: The last state and why the run ended.
   public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
     stopWhenIdle: Bool = true,
     onCancel: Action? = nil,
-    willWait: () -> Void = {},
     observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
     let mailbox = StoreMailbox<Message>()
@@ -62,7 +59,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
         }
         var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox)
         let reason = await loop.receive(
-          stopWhenIdle: stopWhenIdle, group: &group, willWait: willWait, observe: observe)
+          stopWhenIdle: stopWhenIdle, group: &group, observe: observe)
         if reason == .cancelled, let onCancel {
           _ = loop.reduce(onCancel, from: nil, observe: observe)  // the run ends: no effects
         }
@@ -99,17 +96,14 @@ extension Store {
 
     /// Takes messages from the mailbox and applies them until the run must end.
     mutating func receive(
-      stopWhenIdle: Bool, group: inout DiscardingTaskGroup, willWait: () -> Void,
+      stopWhenIdle: Bool, group: inout DiscardingTaskGroup,
       observe: (StoreEvent<State, Action>) -> Void
     ) async -> StoreStopReason {
       var batch: [Message] = []
       while true {
         if let reason = stopReason(stopWhenIdle: stopWhenIdle) { return reason }
         batch.removeAll(keepingCapacity: true)
-        if !mailbox.take(into: &batch) {
-          willWait()
-          await mailbox.receive(into: &batch)
-        }
+        if !mailbox.take(into: &batch) { await mailbox.receive(into: &batch) }
         for message in batch {
           // Once cancelled, apply nothing but `onCancel`, not even what is still buffered: a
           // cancellation handler running on another thread may have sent it after the fact.
