@@ -34,14 +34,18 @@ final class LineChannel: Sendable {
 
     mutating func pop() -> RawLine? {
       guard head < lines.count else { return nil }
-      defer {
-        head += 1
-        if head == lines.count {
-          lines.removeAll(keepingCapacity: true)
-          head = 0
-        }
+      let line = lines[head]
+      head += 1
+      if head == lines.count {
+        lines.removeAll(keepingCapacity: true)
+        head = 0
+      } else if head >= 1024, head * 2 >= lines.count {
+        // A reader that stays ahead never lets the queue empty: drop what was consumed, or
+        // the array would keep every line ever read (amortised O(1) per line).
+        lines.removeFirst(head)
+        head = 0
       }
-      return lines[head]
+      return line
     }
   }
 
@@ -53,6 +57,9 @@ final class LineChannel: Sendable {
   init(capacity: Int) {
     self.capacity = capacity
   }
+
+  /// Lines held in memory, consumed ones not yet dropped included: for tests of the bound.
+  var storedLines: Int { state.withLock { $0.lines.count } }
 
   /// Whether the consumer has gone; the reader should stop.
   var isStopped: Bool { state.withLock { $0.stopped } }
