@@ -85,26 +85,10 @@ public final class OutputWriter: Sendable {
   }
 
   /// Buffers `bytes` (UTF-8 text), flushing if the buffer grew past the threshold.
-  ///
-  /// For hot paths that build their lines as bytes (see `JSONValue.write(to:)` for `[UInt8]`).
   public func write(_ bytes: [UInt8]) {
     let full = buffer.withLock { buffer in
       guard !buffer.broken else { return false }
       buffer.bytes.append(contentsOf: bytes)
-      return buffer.bytes.count >= limit
-    }
-    if full { flush() }
-  }
-
-  /// Lets `body` append bytes (UTF-8 text) to the buffer in place, then flushes if the buffer grew
-  /// past the threshold; `body` is not called once the reader has gone.
-  ///
-  /// For the hottest paths: a line built here is neither copied nor held in a buffer of its own.
-  /// `body` runs under the writer's lock, so it must not call the writer.
-  public func write(appending body: (inout [UInt8]) -> Void) {
-    let full = buffer.withLock { buffer in
-      guard !buffer.broken else { return false }
-      body(&buffer.bytes)
       return buffer.bytes.count >= limit
     }
     if full { flush() }
