@@ -114,11 +114,15 @@ cancel() { timeout 300 python3 scripts/bench_cancel.py "$CANCEL_RUNS" "$@"; }
 reference="$(cancel ready "$REF_BIN/CancelReference")"
 reference_ms="$(json "$reference" median_ms)"
 CANCEL_WHY="after the signal loadctl runs the flow's onCancel transition, prints it and the end event, and tears down the store's task group"
-for flow in profile ticker; do
+for flow in profile ticker "profile --exec"; do
   if [[ $flow == profile ]]; then
     ours="$(cancel '"state":"loading"' "$BIN/loadctl" profile --latency 30s --json)"
-  else
+  elif [[ $flow == ticker ]]; then
     ours="$(cancel '"event":"tick"' "$BIN/loadctl" ticker --interval 100ms --json)"
+  else
+    # With a child process running: its group gets SIGTERM and is reaped before loadctl dies.
+    ours="$(cancel '"state":"loading"' "$BIN/loadctl" profile --exec 'exec sleep 100' \
+      --timeout 600s --json)"
   fi
   ours_ms="$(json "$ours" median_ms)"
   r="$(ratio "$ours_ms" "$reference_ms")"
@@ -127,6 +131,19 @@ for flow in profile ticker; do
     "$ours_ms ms" "$reference_ms ms (CancelReference)" "${r}×" "≤ 3×" "$(met "$r" "<=" 3)" \
     "$CANCEL_WHY"
 done
+
+# MARK: child processes
+
+echo "== search --exec: a stale command's group torn down" >&2
+exec_runs=$([[ $quick == true ]] && echo 1 || echo 5)
+teardown="$(timeout 300 python3 scripts/bench_exec.py "$exec_runs" "$BIN/loadctl")"
+row "new query → the stale command's group gone and reaped (it honours SIGTERM)" \
+  "$(json "$teardown" teardown_ms) ms" "—" "—" "≤ 20 ms" \
+  "$(met "$(json "$teardown" teardown_ms)" "<=" 20)" \
+  "from loadctl's own timestamps: request_cancelled is printed after the reap"
+row "a stale command that ignores SIGTERM: gone after --kill-after (300ms) +" \
+  "$(json "$teardown" over_grace_ms) ms" "—" "—" "≤ 50 ms" \
+  "$(met "$(json "$teardown" over_grace_ms)" "<=" 50)" "SIGKILL to the group at the grace"
 
 # MARK: counter
 
