@@ -69,13 +69,17 @@ import Testing
         """)
   }
 
-  @Test func unwritableTraceFileIsAUsageError() async throws {
+  /// A file named on the command line that cannot be used is bad input data (65), whether
+  /// loadctl reads it (`--file`, `--input`) or writes it (`--trace`).
+  @Test func unwritableTraceFileIsBadInput() async throws {
     let outcome = try await LoadctlProcess.run([
       "profile", "--trace", "/nonexistent-dir/trace.json",
     ])
-    #expect(outcome.termination == .exited(64))
+    #expect(outcome.termination == .exited(65))
     #expect(
-      outcome.stderr.hasPrefix("Error: cannot write trace file '/nonexistent-dir/trace.json'"))
+      outcome.stderr
+        == "Error: cannot write trace file '/nonexistent-dir/trace.json': No such file or directory\n"
+    )
   }
 }
 

@@ -29,7 +29,7 @@ package enum CommandTable {
       .init("0", "The flow finished."),
       .init("1", "The flow ended failed (e.g. profile failed after its retries)."),
       .init("64", "Usage error: bad option, argument or value."),
-      .init("65", "Bad input data: a rejected input line or file."),
+      .init("65", "Bad input data: a rejected input line, or a file that cannot be used."),
       .init("69", "A tool loadctl needs is missing (curl for --url)."),
       .init("71", "Too few file descriptors to run (raise 'ulimit -n')."),
       .init("74", "Writing stdout or the trace file failed (e.g. a full disk)."),

@@ -72,9 +72,14 @@ package enum CommandRuntime {
     let traceOutput = TraceOutput(
       recorder: recorder, path: tracePath, timeline: invocation.flag("timeline"),
       width: HelpRenderer.width(columns: environment["COLUMNS"]), errors: stderr)
-    if let problem = traceOutput.prepare() {
+    switch traceOutput.prepare() {
+    case .usage(let problem):
       Loadctl.fail(
         usage: .invalidValue(problem, command: invocation.command), json: invocation.json)
+    case .unwritable(let problem):
+      Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
+    case nil:
+      break
     }
     let virtual = invocation.string("clock") == "virtual"
     let spinner =

@@ -23,34 +23,44 @@ final class TraceOutput: Sendable {
     self.errors = errors
   }
 
+  /// Why `--trace` cannot be used.
+  enum Problem {
+    /// A command-line mistake (the trace would mix with stdout): exit 64.
+    case usage(String)
+    /// A file that cannot be written, like an input file that cannot be read: exit 65.
+    case unwritable(String)
+  }
+
   /// Checks that the trace file can be written, before the run starts.
   ///
   /// A path that names the file stdout already writes to (`--trace /dev/stdout > out.txt`)
   /// is refused: the trace would overwrite or interleave with the events. A FIFO is only checked
   /// for access, not opened, so its reader does not see an early end.
-  /// - Returns: A problem to report as a usage error, or `nil`.
-  func prepare() -> String? {
+  /// - Returns: What is wrong, or `nil`.
+  func prepare() -> Problem? {
     guard let path else { return nil }
-    if path == "-" { return "'--trace' needs a file path; '-' (stdout) would mix with events" }
+    if path == "-" {
+      return .usage("'--trace' needs a file path; '-' (stdout) would mix with events")
+    }
     var target = stat()
     var output = stat()
     if stat(path, &target) == 0 {
       if fstat(1, &output) == 0, target.st_dev == output.st_dev, target.st_ino == output.st_ino,
         !Self.isDiscarding(target)
       {
-        return
-          "'--trace' names the same file as stdout ('\(path)'); the trace would mix with events"
+        return .usage(
+          "'--trace' names the same file as stdout ('\(path)'); the trace would mix with events")
       }
       if (target.st_mode & S_IFMT) == S_IFIFO {
         guard access(path, W_OK) == 0 else {
-          return "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
+          return .unwritable("cannot write trace file '\(path)': \(InputFile.describeErrno(errno))")
         }
         return nil
       }
     }
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
     guard fd >= 0 else {
-      return "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
+      return .unwritable("cannot write trace file '\(path)': \(InputFile.describeErrno(errno))")
     }
     close(fd)
     return nil
