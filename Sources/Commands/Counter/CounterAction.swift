@@ -1,6 +1,6 @@
 import LoadctlCore
 
-/// What can happen to the counter: seed 002's buttons, its response action, and stopping.
+/// What can happen to the counter: the TCA effect example's buttons, its response action, and stopping.
 package enum CounterAction: Sendable, Equatable, ReportableAction {
   /// The `+` button.
   case increment

@@ -1,6 +1,6 @@
 import LoadctlCore
 
-/// `loadctl counter`: seed 002's counter with a delayed increment, driven by arguments or input.
+/// `loadctl counter`: the TCA effect example's counter with a delayed increment, driven by arguments or input.
 package enum CounterCommand {
   static let policies = ["drop", "latest", "queue", "parallel"]
 

@@ -1,9 +1,9 @@
 import LoadctlCore
 
-/// Seed 002's `CounterFeature` as a pure reducer, with seed 000's `SaveButton` rule on top.
+/// The TCA effect example's `CounterFeature` as a pure reducer, with the SwiftUI `SaveButton` rule (disabled while saving) on top.
 ///
 /// The delayed increment is an effect that runs the flow's `work` and then sends
-/// `incrementResponse`, like the seed's `.run { send in … }`; the work is the seed's sleep on the
+/// `incrementResponse`, like TCA's `.run { send in … }`; the work is the example's sleep on the
 /// injected clock, or a real command (``CounterWork``). When the work fails, the effect sends
 /// `delayedIncrementFailed(message)` instead and the count stays. What a second delayed
 /// increment does while one is pending is the effect id's ``EffectPolicy``. The reducer mirrors
@@ -30,7 +30,7 @@ package struct CounterFlow: Sendable {
   /// The delayed increment effect's name in events (the spinner spins while it runs).
   package static let effectName = "delayed_increment"
 
-  /// The seed's counter: the work sleeps `delay` on `clock`.
+  /// The example's counter: the work sleeps `delay` on `clock`.
   package init(clock: any Clock<Duration>, delay: Duration = .seconds(1), policy: EffectPolicy) {
     self.init(policy: policy, workLabel: formatDuration(delay)) {
       try await clock.sleep(for: delay)

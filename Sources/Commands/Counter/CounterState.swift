@@ -1,8 +1,8 @@
 import LoadctlCore
 
-/// The counter screen of seed 002: a count, and whether a delayed increment is still on its way.
+/// The counter screen of the TCA effect example: a count, and whether a delayed increment is still on its way.
 ///
-/// The seed keeps `isLoading` as its own flag. Here it is derived from `inFlight`, the number of
+/// The TCA example keeps `isLoading` as its own flag. Here it is derived from `inFlight`, the number of
 /// delayed increments started or waiting, because with the `queue` and `parallel` policies several
 /// can be pending at once and a single flag cannot say when the last one has landed. With `drop`
 /// and `latest` at most one is ever pending, so `inFlight` is 0 or 1 and mirrors `isLoading`.
@@ -16,7 +16,7 @@ package struct CounterState: Sendable, Equatable, ReportableState {
     self.inFlight = inFlight
   }
 
-  /// The seed's progress indicator: on from the tap until the last pending response lands.
+  /// The example's progress indicator: on from the tap until the last pending response lands.
   package var isLoading: Bool { inFlight > 0 }
 
   package var snapshot: JSONValue {

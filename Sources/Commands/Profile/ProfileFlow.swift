@@ -87,7 +87,7 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
   }
 }
 
-/// The profile flow: the seed's `ProfileModel.load()` as a reducer, plus retries with backoff.
+/// The profile flow: the SwiftUI `.task` loading pattern's `ProfileModel.load()` as a reducer, plus retries with backoff.
 package struct ProfileFlow: Sendable {
   /// Fetches the profile; throws `LoadFailure` (or any error) on failure.
   package let fetch: @Sendable () async throws -> Profile

@@ -1,6 +1,6 @@
 import LoadctlCore
 
-/// The search flow: the seed's `SearchScreen` (`.task(id: query)` with a debounce) as a reducer,
+/// The search flow: the SwiftUI `SearchScreen` pattern (`.task(id: query)` with a debounce) as a reducer,
 /// and, with `naive`, its `SearchScreenWrong` (one unstructured task per change, no cancellation).
 ///
 /// Every piece of work for a query runs under one effect id, ``searchID``. A new query registers

@@ -12,9 +12,9 @@ package protocol LivePriceSource: Sendable {
   func produce(into sink: LivePriceSink) async -> PriceFeedEnd
 }
 
-/// The seed's `PriceFeed.stream()`, with its producer as a structured child task.
+/// The `PriceFeed.stream()` pattern (an `AsyncStream` feed), with its producer as a structured child task.
 ///
-/// The seed starts its producer with an unstructured `Task {}` and stops it with
+/// The SwiftUI original starts its producer with an unstructured `Task {}` and stops it with
 /// `continuation.onTermination = { _ in producer.cancel() }`. Here the producer is a child of
 /// ``run(_:consume:)``'s task group, and the same `onTermination` is what stops it:
 ///

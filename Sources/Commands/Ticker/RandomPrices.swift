@@ -43,8 +43,8 @@ package struct TimedRandomPrices<C: Clock>: LivePriceSource where C.Duration == 
   }
 }
 
-/// Uniform random prices in whole cents between two bounds, from a seeded generator: the seed's
-/// demo feed.
+/// Uniform random prices in whole cents between two bounds, from a seeded generator: the
+/// `PriceFeed` pattern's demo feed.
 ///
 /// The sequence is fixed by the seed and documented (docs/ticker.md shows it in Python): with
 /// `lo = ceil(min × 100)` and `hi = floor(max × 100)`, each price is

@@ -7,7 +7,7 @@ package enum TickerCommand {
     summary: "Watch a live price feed: an AsyncStream whose producer stops with its consumer.",
     discussion: """
       A producer yields prices into an AsyncStream and a consumer prints each one as it comes, \
-      like the seed's PriceFeed.stream() and its Ticker view. By default the prices are uniform \
+      like the PriceFeed.stream() pattern and its Ticker view. By default the prices are uniform \
       random cents between --min and --max, one per --interval, on a drift-free timer. \
       Whichever way the consumer ends (--count reached, Ctrl-C, SIGTERM, stdout closed), the \
       producer is stopped and producer_stopped is printed before end. With --from, prices are \

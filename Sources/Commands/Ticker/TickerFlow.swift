@@ -1,7 +1,7 @@
 import LoadctlCore
 import Synchronization
 
-/// The ticker flow: the seed's `Ticker` view, whose `for await` prints each price as it comes.
+/// The ticker flow: the SwiftUI `Ticker` view pattern, whose `for await` prints each price as it comes.
 ///
 /// This is the consumer: a plain loop over a ``PriceReader`` that records each price in a
 /// ``TickerTally`` and prints a `tick` through ``EventOutput``. A pull source is iterated

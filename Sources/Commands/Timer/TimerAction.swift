@@ -1,13 +1,13 @@
 import LoadctlCore
 
-/// What can happen to the timer: seed 003's actions (`toggle`, `tick`, `stop` for its
+/// What can happen to the timer: the TCA `Timers` example's actions (`toggle`, `tick`, `stop` for its
 /// `onDisappear`), plus `start` and `reset`.
 package enum TimerAction: Sendable, Equatable, ReportableAction {
   /// The Start/Stop button.
   case toggle
   /// Start unless running (the run's first action, and an input line).
   case start
-  /// Stop unless stopped; the seed's `onDisappear`, and what Ctrl-C sends.
+  /// Stop unless stopped; SwiftUI's `onDisappear`, and what Ctrl-C sends.
   case stop
   /// Back to zero ticks; a running timer keeps running.
   case reset

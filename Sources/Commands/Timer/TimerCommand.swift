@@ -6,7 +6,7 @@ import LoadctlCore
   import Darwin
 #endif
 
-/// `loadctl timer`: seed 003's timer, started at once, stopped by a tick limit, a duration,
+/// `loadctl timer`: TCA's `Timers` example, started at once, stopped by a tick limit, a duration,
 /// input lines or Ctrl-C.
 package enum TimerCommand {
   package static let spec = CommandSpec(

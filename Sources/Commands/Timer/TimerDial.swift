@@ -1,6 +1,6 @@
 /// The timer's face in text output: elapsed time as `mm:ss` and a one-line, 60-step dial.
 ///
-/// Seed 003 draws a clock hand turned `ticks × 360 / 60` degrees. A terminal line cannot turn a
+/// The TCA `Timers` example draws a clock hand turned `ticks × 360 / 60` degrees. A terminal line cannot turn a
 /// hand, so the dial is a bar of 15 cells, each filled in quarters (`▎▌▊█`): 60 steps, one per
 /// tick, back to empty after a full turn, like the hand returning to twelve.
 package struct TimerDial: Sendable {

@@ -1,15 +1,15 @@
 import LoadctlCore
 
-/// Seed 003's `Timers` reducer: a timer effect on the injected clock, one id, `latest` policy.
+/// TCA's `Timers` example reducer: a timer effect on the injected clock, one id, `latest` policy.
 ///
 /// Turning the timer on returns a ticking effect registered under ``timerID`` with `latest` (the
-/// seed's `cancelInFlight: true`); turning it off cancels the id. `latest` in Core waits until the
+/// TCA's `cancelInFlight: true`); turning it off cancels the id. `latest` in Core waits until the
 /// old effect has ended before the new one starts, so a quick off–on never leaves two timers
 /// ticking, not even for a moment. Ticks come from Core's drift-free `ClockTimer`: each sleeps
 /// until `start + n × interval`, so lateness does not add up over a long run.
 package struct TimerFlow: Sendable {
   package let clock: any Clock<Duration>
-  /// The time between ticks (the seed's one second).
+  /// The time between ticks (the example's one second).
   package let interval: Duration
   /// End the run when `ticks` reaches this (`--ticks`).
   package let tickLimit: Int?

@@ -1,8 +1,8 @@
 import LoadctlCore
 
-/// Seed 003's `Timers` state: whether the timer runs, and how many ticks it has counted.
+/// TCA's `Timers` example state: whether the timer runs, and how many ticks it has counted.
 ///
-/// The seed counts `secondsElapsed`; here a tick is one `--interval`, so the elapsed time is
+/// The TCA example counts `secondsElapsed`; here a tick is one `--interval`, so the elapsed time is
 /// `ticks × interval`, which is what text output shows as `mm:ss`.
 package struct TimerState: Sendable, Equatable, ReportableState {
   package var isTimerActive = false
