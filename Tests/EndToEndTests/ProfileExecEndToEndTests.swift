@@ -10,44 +10,6 @@ import Testing
 /// `profile --exec`: a user's command as the load, torn down as a process group however the run
 /// ends. Commands write their pids to a file, and the tests check `/proc` for what is left.
 @Suite struct ProfileExecEndToEndTests {
-  /// A fresh directory for one test's pid files.
-  private static func scratch() throws -> String {
-    let path = NSTemporaryDirectory() + "loadctl-exec-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-
-  /// The pids a command wrote, one per line.
-  private static func pids(in file: String) -> [Int32] {
-    let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").compactMap { Int32($0) }
-  }
-
-  /// Whether `pid` still exists (a zombie counts: it was not reaped).
-  private static func exists(_ pid: Int32) -> Bool {
-    FileManager.default.fileExists(atPath: "/proc/\(pid)")
-  }
-
-  /// Waits until none of `pids` exists; the orphans' reaper (pid 1) may take a moment.
-  private static func expectGone(_ pids: [Int32], within limit: Duration = .seconds(10)) async {
-    let deadline = ContinuousClock.now.advanced(by: limit)
-    while pids.contains(where: exists), ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(pids.filter(exists) == [], "still running or unreaped")
-  }
-
-  /// Waits until `file` lists `count` pids.
-  private static func waitForPids(_ file: String, count: Int) async throws -> [Int32] {
-    let deadline = ContinuousClock.now.advanced(by: LoadctlProcess.defaultTimeout)
-    while ContinuousClock.now < deadline {
-      let found = pids(in: file)
-      if found.count >= count { return found }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    throw HarnessError.serverFailed("\(file) never listed \(count) pids")
-  }
-
   @Test func theCommandsStdoutIsTheProfile() async throws {
     let outcome = try await LoadctlProcess.run([
       "profile", "--json", "--exec", #"printf '{"name":"Exec"}'"#,
@@ -77,18 +39,18 @@ import Testing
   }
 
   @Test func retriesRunTheCommandAgain() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outcome = try await LoadctlProcess.run([
       "profile", "--retries", "2", "--backoff", "1ms", "--exec",
       "echo $$ >> \(directory)/runs; exit 1",
     ])
     #expect(outcome.termination == .exited(1))
-    #expect(Self.pids(in: "\(directory)/runs").count == 3)
+    #expect(ChildProcesses.pids(in: "\(directory)/runs").count == 3)
   }
 
   @Test func aTimeoutTearsTheCommandDown() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outcome = try await LoadctlProcess.run([
       "profile", "--json", "--timeout", "200ms", "--exec",
@@ -97,52 +59,52 @@ import Testing
     #expect(outcome.termination == .exited(1))
     let events = try JSONLines.parse(outcome.stdout)
     #expect(events.last?.value(at: "state.message") as? String == "command timed out after 200ms")
-    await Self.expectGone(Self.pids(in: "\(directory)/pids"))
+    await ChildProcesses.expectGone(ChildProcesses.pids(in: "\(directory)/pids"))
   }
 
   /// SIGINT, SIGTERM: the run prints its final transitions and dies by the signal; the command
   /// and what it started are gone.
   @Test(arguments: [SIGINT, SIGTERM])
   func aSignalTearsDownTheWholeGroup(signal: Int32) async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
       "profile", "--timeout", "600s", "--exec",
       "sleep 100 & echo $! >> \(directory)/pids; echo $$ >> \(directory)/pids; wait",
     ])
-    let pids = try await Self.waitForPids("\(directory)/pids", count: 2)
+    let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 2)
     loadctl.send(signal: signal)
     #expect(try await loadctl.waitForExit() == .signaled(signal))
     #expect(loadctl.stdoutText.contains("loading → idle (cancelled)"))
-    await Self.expectGone(pids)
+    await ChildProcesses.expectGone(pids)
   }
 
   /// A command that ignores SIGTERM is killed after `--kill-after`.
   @Test func aCommandIgnoringSIGTERMIsKilledAfterTheGrace() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
       "profile", "--timeout", "600s", "--kill-after", "300ms", "--exec",
       "trap '' TERM; echo $$ >> \(directory)/pids; while :; do sleep 0.05; done",
     ])
-    let pids = try await Self.waitForPids("\(directory)/pids", count: 1)
+    let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 1)
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
-    await Self.expectGone(pids)
+    await ChildProcesses.expectGone(pids)
   }
 
   /// Even `kill -9` of loadctl leaves no orphan: the group's watcher takes it down.
   @Test func killingLoadctlWithSIGKILLLeavesNoOrphan() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
       "profile", "--timeout", "600s", "--exec",
       "sleep 100 & echo $! >> \(directory)/pids; echo $$ >> \(directory)/pids; wait",
     ])
-    let pids = try await Self.waitForPids("\(directory)/pids", count: 2)
+    let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 2)
     loadctl.send(signal: SIGKILL)
     #expect(try await loadctl.waitForExit() == .signaled(SIGKILL))
-    await Self.expectGone(pids)
+    await ChildProcesses.expectGone(pids)
   }
 
   /// A command that floods stdout: the load fails as too large, memory stays bounded, and the

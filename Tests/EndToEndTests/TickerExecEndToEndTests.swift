@@ -11,33 +11,6 @@ import Testing
 /// the feed ends. Commands write their pids to a file, and the tests check `/proc` for what is
 /// left; every wait is for output or a file, never for an amount of time.
 @Suite struct TickerExecEndToEndTests {
-  /// A fresh directory for one test's pid and marker files.
-  private static func scratch() throws -> String {
-    let path = NSTemporaryDirectory() + "loadctl-ticker-exec-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-
-  /// The pids a command wrote, one per line.
-  private static func pids(in file: String) -> [Int32] {
-    let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").compactMap { Int32($0) }
-  }
-
-  /// Whether `pid` still exists (a zombie counts: it was not reaped).
-  private static func exists(_ pid: Int32) -> Bool {
-    FileManager.default.fileExists(atPath: "/proc/\(pid)")
-  }
-
-  /// Waits until none of `pids` exists; the orphans' reaper (pid 1) may take a moment.
-  private static func expectGone(_ pids: [Int32]) async {
-    let deadline = ContinuousClock.now.advanced(by: LoadctlProcess.defaultTimeout)
-    while pids.contains(where: exists), ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(pids.filter(exists) == [], "still running or unreaped")
-  }
-
   /// Waits until `path` exists (a command's marker).
   private static func waitForFile(_ path: String) async throws {
     let deadline = ContinuousClock.now.advanced(by: LoadctlProcess.defaultTimeout * 2)
@@ -68,7 +41,7 @@ import Testing
   /// `--count 3` with a command that never ends: three ticks, `producer_stopped`, exit 0, and
   /// the command (and what it started) gone.
   @Test func theCountTearsDownAnEndlessCommand() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outcome = try await LoadctlProcess.run([
       "ticker", "--json", "--count", "3", "--exec",
@@ -84,9 +57,9 @@ import Testing
     #expect(events[4].string("reason") == "consumer_finished")
     #expect(events[0].value(at: "options.source") as? String == "exec")
     #expect(events[0].value(at: "options.kill_after_ms") as? Int == 2000)
-    let pids = Self.pids(in: "\(directory)/pids")
+    let pids = ChildProcesses.pids(in: "\(directory)/pids")
     #expect(pids.count == 2)
-    await Self.expectGone(pids)
+    await ChildProcesses.expectGone(pids)
   }
 
   /// The example, under dash: `$RANDOM` is empty there, so every price is 90, but the
@@ -104,7 +77,7 @@ import Testing
   /// Ctrl-C while the command runs: `producer_stopped` then `end`, death by SIGINT, and no
   /// process of the command left.
   @Test func sigintTearsDownTheCommand() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
       "ticker", "--json", "--exec",
@@ -119,7 +92,7 @@ import Testing
     #expect(events.suffix(2).map(\.event) == ["producer_stopped", "end"])
     #expect(events.dropLast().last?.string("reason") == "cancelled")
     #expect(loadctl.leftoverProcesses() == [])
-    await Self.expectGone(Self.pids(in: "\(directory)/pids"))
+    await ChildProcesses.expectGone(ChildProcesses.pids(in: "\(directory)/pids"))
   }
 
   /// A command that ends by itself ends the feed, like the end of `--from` input.
@@ -164,7 +137,7 @@ import Testing
 
   /// `yes` floods stdout: `--count 5` still ends at once, and `yes` is gone.
   @Test func aFloodingCommandEndsWithTheCount() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outcome = try await LoadctlProcess.run([
       "ticker", "--json", "--count", "5", "--exec", "echo $$ > \(directory)/pids; exec yes 100",
@@ -175,13 +148,13 @@ import Testing
     #expect(events.filter { $0.event == "tick" }.count == 5)
     #expect(
       events.first { $0.event == "producer_stopped" }?.string("reason") == "consumer_finished")
-    await Self.expectGone(Self.pids(in: "\(directory)/pids"))
+    await ChildProcesses.expectGone(ChildProcesses.pids(in: "\(directory)/pids"))
   }
 
   /// 12.8 MB of valid (long) price lines go through while loadctl's peak memory grows by far
   /// less: stdout is read as it is consumed, never gathered.
   @Test func aFloodKeepsMemoryBounded() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let loadctl = try LoadctlProcess.start([
       "ticker", "--exec",
@@ -203,7 +176,7 @@ import Testing
   /// A command that closes stdout but keeps running: the feed ends, the command is torn down
   /// (not waited for), and that is not a failure.
   @Test func aCommandThatClosesStdoutIsTornDown() async throws {
-    let directory = try Self.scratch()
+    let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outcome = try await LoadctlProcess.run([
       "ticker", "--json", "--kill-after", "300ms", "--exec",
@@ -214,7 +187,7 @@ import Testing
     let events = try JSONLines.parse(outcome.stdout)
     #expect(events.filter { $0.event == "tick" }.count == 1)
     #expect(events.first { $0.event == "producer_stopped" }?.string("reason") == "source_finished")
-    await Self.expectGone(Self.pids(in: "\(directory)/pids"))
+    await ChildProcesses.expectGone(ChildProcesses.pids(in: "\(directory)/pids"))
   }
 
   /// Output that is not UTF-8 is a rejected line (exit 65), not a crash; the rest still counts.
