@@ -6,8 +6,10 @@
 
 extension ChildProcess {
   /// Held while pipes are made and processes spawned, so that a pipe made without `pipe2`
-  /// cannot leak into a child spawned by another thread before it is marked close-on-exec.
-  private static let spawnLock = Locked(())
+  /// cannot leak into a child spawned by another thread before it is marked close-on-exec. It
+  /// counts the spawns: around an empty `()` value ThreadSanitizer reported an access race on
+  /// the value itself (zero-sized, it has no storage of its own); with a counter it does not.
+  private static let spawnLock = Locked(0)
 
   /// Calls that Glibc's module does not import (they need `_GNU_SOURCE`), looked up once.
   private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
@@ -27,7 +29,8 @@ extension ChildProcess {
 
   /// Spawns the command, then its lifeline watcher, then the reader thread.
   static func start(_ command: Subprocess) throws(SubprocessError) -> ChildProcess {
-    try spawnLock.withLock { _ throws(SubprocessError) in
+    try spawnLock.withLock { spawns throws(SubprocessError) in
+      spawns += 1
       var made: [Int32] = []
       defer { for fd in made { close(fd) } }
       func makePipe() throws(SubprocessError) -> (read: Int32, write: Int32) {
