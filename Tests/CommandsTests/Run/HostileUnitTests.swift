@@ -1,3 +1,4 @@
+import Dispatch
 import LoadctlCore
 import Testing
 
@@ -42,10 +43,11 @@ import Testing
     _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) & ~O_NONBLOCK)
     let total = 256 * 1024
     let received = Locked(0)
-    let done = Locked(false)
+    let done = DispatchSemaphore(value: 0)
     let readEnd = ends[0]
     ReaderThread.start {
-      // Reads only once the pipe is full, so the writer surely meets EAGAIN first.
+      // Reads only once the pipe is full, so the writer surely meets EAGAIN first: a condition
+      // polled on the reader's own thread, not a guess at how long anything takes.
       var pending: Int32 = 0
       while pending < 32 * 1024 {
         usleep(1000)
@@ -57,7 +59,7 @@ import Testing
         if count <= 0 { break }
         received.withLock { $0 += count }
       }
-      done.withLock { $0 = true }
+      done.signal()
     }
     let failed = Locked(false)
     let writer = OutputWriter(
@@ -66,7 +68,7 @@ import Testing
     writer.write([UInt8](repeating: UInt8(ascii: "x"), count: total))
     writer.flush()
     close(ends[1])
-    while !done.withLock({ $0 }) { usleep(1000) }
+    done.wait()  // the reader has seen end of input
     close(readEnd)
     #expect(!failed.withLock { $0 })
     #expect(received.withLock { $0 } == total)
