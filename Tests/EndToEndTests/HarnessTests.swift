@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Proves the end-to-end harness against standard tools, so that a failing loadctl test points
 /// at loadctl and not at the harness. Nothing here runs loadctl.
 @Suite struct HarnessTests {
@@ -211,14 +207,11 @@ import Testing
   @Test func httpServerRecordsDroppedConnections() async throws {
     try await TestHTTPServer.withServer { server in
       for path in ["/slow", "/search?q=sw&delay=600000"] {
-        let url = try server.url(path)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-          group.addTask { _ = try await URLSession.shared.data(from: url) }
-          // Cancel only once the server has the request, so the drop is the client's doing.
-          try await server.waitForLog(event: "request", path: url.path)
-          group.cancelAll()
-          await #expect(throws: (any Error).self) { try await group.next() }
-        }
+        let client = try server.startRequest(path)
+        // Drop only once the server has the request, so the drop is the client's doing.
+        try await server.waitForLog(event: "request", path: try server.url(path).path)
+        client.send(signal: SIGKILL)
+        #expect(try await client.waitForExit() == .signaled(SIGKILL))
       }
       try await server.waitForLog(event: "dropped", path: "/slow")
       try await server.waitForLog(event: "cancelled", q: "sw")

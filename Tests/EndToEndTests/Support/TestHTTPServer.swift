@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// A local HTTP server (`Fixtures/http_server.py`) that loadctl's network flows can talk to.
 ///
 /// CI has no network, and a real server could not show what loadctl did to a connection. This
@@ -96,15 +92,38 @@ final class TestHTTPServer: Sendable {
 
   // MARK: Requests
 
-  /// Fetches `pathAndQuery` and returns the status and the body as text.
+  /// Fetches `pathAndQuery` with `curl` and returns the status and the body as text.
+  ///
+  /// curl, not `URLSession`: loadctl's own `--url` runs curl, and FoundationNetworking's
+  /// session was seen to leave a request unsent for 30 s on a loaded machine.
   func get(_ pathAndQuery: String, timeout: Duration = LoadctlProcess.defaultTimeout)
     async throws -> (status: Int, body: String)
   {
-    var request = URLRequest(url: try url(pathAndQuery))
-    request.timeoutInterval = Double(timeout.components.seconds) + 1
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    return (status, String(decoding: data, as: UTF8.self))
+    let seconds = timeout.components.seconds + 1
+    let outcome = try await LoadctlProcess.run(
+      executable: "curl",
+      arguments: Self.curlArguments(url: urlString(pathAndQuery), seconds: seconds)
+        + ["-w", "\n%{http_code}"],
+      timeout: timeout + .seconds(5))
+    guard outcome.termination == .exited(0), let statusLine = outcome.stdout.last,
+      let status = Int(statusLine)
+    else {
+      throw HarnessError.serverFailed(
+        "curl \(pathAndQuery) ended \(outcome.termination): \(outcome.stderr)")
+    }
+    return (status, outcome.stdout.dropLast().joined(separator: "\n"))
+  }
+
+  /// Starts `curl` on `pathAndQuery` and returns the running process, so that a test can drop
+  /// the connection by ending it.
+  func startRequest(_ pathAndQuery: String) throws -> LoadctlProcess {
+    try LoadctlProcess.start(
+      executable: "curl", arguments: Self.curlArguments(url: urlString(pathAndQuery), seconds: 600))
+  }
+
+  /// Quiet curl that never goes through a proxy and does not fail on an HTTP error status.
+  private static func curlArguments(url: String, seconds: Int64) -> [String] {
+    ["-sS", "--noproxy", "*", "--max-time", "\(seconds)", url]
   }
 
   /// Everything the server recorded so far.
