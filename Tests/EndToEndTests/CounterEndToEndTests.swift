@@ -137,7 +137,7 @@ private func events(_ lines: [String], _ name: String) throws -> [JSONEvent] {
   /// while libdispatch registers it (a race in the runtime, not in this flow).
   @Test func sigintWhileADelayedIncrementIsPendingCancelsItAndDiesBySIGINT() async throws {
     let loadctl = try LoadctlProcess.start(
-      ["counter", "--json", "--delay", "30s", "d", "+200ms +"])
+      ["counter", "--json", "--delay", "600s", "d", "+200ms +"])
     try await loadctl.waitForLine(where: JSONEvent.matching(["action": "increment"]))
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
@@ -159,7 +159,7 @@ private func events(_ lines: [String], _ name: String) throws -> [JSONEvent] {
   }
 
   @Test func sigintInTextModePrintsTheCancellationAndTheLastState() async throws {
-    let loadctl = try LoadctlProcess.start(["counter", "--delay", "30s", "d", "+200ms +"])
+    let loadctl = try LoadctlProcess.start(["counter", "--delay", "600s", "d", "+200ms +"])
     try await loadctl.waitForLine(containing: "increment  count: 0 → 1")
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))

@@ -63,7 +63,7 @@ import Testing
     let first = try await scratch.waitForRuns(1)[0].1
     try loadctl.write(toStdin: "d\n")
     try await loadctl.waitForLine(where: effect("effect_finished", serial: 1, "cancelled"))
-    #expect(!isRunning(first), "the first command (pid \(first)) was torn down")
+    #expect(!ChildProcesses.isRunning(first), "the first command (pid \(first)) was torn down")
     try await loadctl.waitForLine(where: effect("effect_started", serial: 2))
     let second = try await scratch.waitForRuns(2)[1].1
     try scratch.openGate()
@@ -157,7 +157,7 @@ import Testing
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
     for pid in pids {
-      #expect(try await waitUntilGone(pid), "pid \(pid) outlived loadctl")
+      #expect(await ChildProcesses.waitUntilStopped(pid), "pid \(pid) outlived loadctl")
     }
     let events = try JSONLines.parse(loadctl.stdoutLines)
     #expect(events.suffix(3).map(\.event) == ["transition", "effect_finished", "end"])
@@ -174,7 +174,7 @@ import Testing
     let pid = try await scratch.waitForRuns(1)[0].1
     try loadctl.write(toStdin: "c\n")
     try await loadctl.waitForLine(where: effect("effect_finished", serial: 1, "cancelled"))
-    #expect(!isRunning(pid))
+    #expect(!ChildProcesses.isRunning(pid))
     let events = try await Self.finish(loadctl)
     #expect(events.last?.value(at: "state.count") as? Int == 0)
     #expect(try scratch.runLines().map(\.0) == ["start"])
@@ -212,25 +212,6 @@ private func effect(_ event: String, serial: Int, _ outcome: String? = nil)
   }
 }
 
-/// Whether `pid` is a live process (not gone, not a zombie).
-private func isRunning(_ pid: Int32) -> Bool {
-  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-    let close = stat.lastIndex(of: ")")
-  else { return false }
-  let state = stat[stat.index(after: close)...].split(separator: " ").first
-  return state != "Z" && state != "X"
-}
-
-/// Waits until `pid` is no longer running; `false` after a failsafe of the harness's timeout.
-private func waitUntilGone(_ pid: Int32) async throws -> Bool {
-  let deadline = ContinuousClock.now + LoadctlProcess.defaultTimeout
-  while isRunning(pid) {
-    if ContinuousClock.now > deadline { return false }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-  return true
-}
-
 /// A directory of the test's own: `runs`, where commands record themselves, and `gate`.
 private final class Scratch: Sendable {
   let directory: String
@@ -259,18 +240,9 @@ private final class Scratch: Sendable {
 
   /// Waits until `count` runs have recorded their start (a failsafe ends the wait with an error).
   func waitForRuns(_ count: Int) async throws -> [(String, Int32)] {
-    let deadline = ContinuousClock.now + LoadctlProcess.defaultTimeout
-    while true {
+    try await Polling.until("\(count) runs to start: \((try? runLines()) ?? [])") {
       let starts = try runLines().filter { $0.0 == "start" }
-      if starts.count >= count { return starts }
-      if ContinuousClock.now > deadline {
-        throw ScratchTimeout(description: "\(count) runs never started: \(try runLines())")
-      }
-      try await Task.sleep(for: .milliseconds(10))
+      return starts.count >= count ? starts : nil
     }
   }
-}
-
-private struct ScratchTimeout: Error, CustomStringConvertible {
-  let description: String
 }

@@ -12,18 +12,14 @@ import Testing
   /// Waits until some thread of `pid` sleeps in a kernel function whose name contains one of
   /// `names` (from `/proc/PID/task/*/wchan`).
   static func waitUntilBlocked(_ pid: Int32, in names: [String]) async throws {
-    let deadline = ContinuousClock.now + LoadctlProcess.defaultTimeout
-    while ContinuousClock.now < deadline {
+    try await Polling.until("a thread blocked in \(names)", every: .milliseconds(20)) {
       let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-      for task in tasks {
+      return tasks.contains { task in
         let path = "/proc/\(pid)/task/\(task)/wchan"
         let wchan = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        if names.contains(where: { wchan.contains($0) }) { return }
+        return names.contains(where: { wchan.contains($0) })
       }
-      try await Task.sleep(for: .milliseconds(20))
     }
-    throw HarnessError.timedOut(
-      "a thread blocked in \(names)", after: LoadctlProcess.defaultTimeout, output: "")
   }
 
   static func tickerIntoBlockedPipe() async throws -> (LoadctlProcess, Int32) {
@@ -126,7 +122,7 @@ import Testing
   // MARK: Signals
 
   @Test func quitDiesAtOnceWithoutACrashReport() async throws {
-    let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "30s"])
+    let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "600s"])
     try await loadctl.waitForLine(where: JSONEvent.matching(["event": "start"]))
     loadctl.send(signal: SIGQUIT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGQUIT))
@@ -138,7 +134,7 @@ import Testing
       .appendingPathComponent("loadctl-hostile-\(getpid())-hup.json").path
     defer { unlink(trace) }
     let loadctl = try LoadctlProcess.start(
-      ["profile", "--json", "--latency", "30s", "--trace", trace])
+      ["profile", "--json", "--latency", "600s", "--trace", trace])
     try await loadctl.waitForLine(where: JSONEvent.matching(["to.state": "loading"]))
     loadctl.send(signal: SIGHUP)
     #expect(try await loadctl.waitForExit() == .signaled(SIGHUP))
@@ -204,7 +200,7 @@ import Testing
       [
         ["wait", "loading"], ["send", "\u{1A}"], ["stopped"], ["signal", "CONT"], ["wait_raw"],
         ["send", "q"],
-      ], ["profile", "-i", "--latency", "30s", "--no-color"], environment: ["PTY_RUN_JOB": "1"])
+      ], ["profile", "-i", "--latency", "600s", "--no-color"], environment: ["PTY_RUN_JOB": "1"])
     #expect(result.error == nil)
     #expect(result.termiosWhenStopped == true, "the terminal was restored before stopping")
     #expect(result.exit == 0)
@@ -213,7 +209,7 @@ import Testing
 
   @Test func ctrlBackslashQuitsWithTheTerminalRestored() async throws {
     let result = try await InteractiveTests.runOnTerminal(
-      [["wait", "loading"], ["send", "\u{1C}"]], ["profile", "-i", "--latency", "30s"])
+      [["wait", "loading"], ["send", "\u{1C}"]], ["profile", "-i", "--latency", "600s"])
     #expect(result.error == nil)
     #expect(result.signal == SIGQUIT)
     #expect(result.termiosRestored)
@@ -225,7 +221,7 @@ import Testing
       [
         ["wait", "idle → loading"], ["resize", "6"], ["wait", " loa\r"], ["send", "\u{03}"],
         ["wait", "interrupted"],
-      ], ["profile", "-i", "--latency", "30s", "--no-color"])
+      ], ["profile", "-i", "--latency", "600s", "--no-color"])
     #expect(result.error == nil)
     #expect(result.signal == SIGINT)
     #expect(result.output.contains("\u{1B}[Kinterrupted — cancelling (Ctrl-C again to force)"))

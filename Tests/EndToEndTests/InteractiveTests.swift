@@ -68,7 +68,7 @@ import Testing
     var steps: [[String]] = [["wait", "loading"]]
     if let key { steps.append(["send", key]) }
     if let signal { steps.append(["signal", signal]) }
-    let result = try await Self.runOnTerminal(steps, ["profile", "-i", "--latency", "30s"])
+    let result = try await Self.runOnTerminal(steps, ["profile", "-i", "--latency", "600s"])
     #expect(result.error == nil)
     #expect(result.exit == exit)
     #expect(result.signal == bySignal)
@@ -124,7 +124,7 @@ import Testing
 
   @Test func spinnerDrawsOnATerminalWhileLoading() async throws {
     let result = try await Self.runOnTerminal(
-      [["wait", "loading…"], ["send", "q"]], ["profile", "-i", "--latency", "30s"])
+      [["wait", "loading…"], ["send", "q"]], ["profile", "-i", "--latency", "600s"])
     #expect(result.termiosRestored)
     #expect(result.output.contains("⠙ loading…") || result.output.contains("⠋ loading…"))
   }
@@ -132,7 +132,7 @@ import Testing
   @Test(arguments: [["NO_COLOR": "1"], ["TERM": "dumb"]])
   func colourIsOffWhenAsked(environment: [String: String]) async throws {
     let result = try await Self.runOnTerminal(
-      [["wait", "idle → loading"], ["send", "q"]], ["profile", "-i", "--latency", "30s"],
+      [["wait", "idle → loading"], ["send", "q"]], ["profile", "-i", "--latency", "600s"],
       environment: environment)
     #expect(result.termiosRestored)
     #expect(result.output.contains("profile  idle → loading"))
@@ -140,7 +140,7 @@ import Testing
 
   @Test func colourIsOnAtATerminal() async throws {
     let result = try await Self.runOnTerminal(
-      [["wait", "loading"], ["send", "q"]], ["profile", "-i", "--latency", "30s"])
+      [["wait", "loading"], ["send", "q"]], ["profile", "-i", "--latency", "600s"])
     #expect(result.output.contains("\u{1B}[36mprofile\u{1B}[0m"))
   }
 }

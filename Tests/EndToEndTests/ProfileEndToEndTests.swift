@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test func interruptWhileLoadingReturnsToIdleAndDiesBySIGINT() async throws {
-    let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "30s"])
+    let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "600s"])
     try await loadctl.waitForLine(where: JSONEvent.matching(["to.state": "loading"]))
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func terminateInTextModeSaysSoOnStderr() async throws {
-    let loadctl = try LoadctlProcess.start(["profile", "--latency", "30s"])
+    let loadctl = try LoadctlProcess.start(["profile", "--latency", "600s"])
     try await loadctl.waitForLine(containing: "idle → loading")
     loadctl.send(signal: SIGTERM)
     #expect(try await loadctl.waitForExit() == .signaled(SIGTERM))

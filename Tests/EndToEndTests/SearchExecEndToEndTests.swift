@@ -156,16 +156,10 @@ private final class Scratch: Sendable {
 /// Waits until the file at `path` holds `count` complete lines of pids, and returns them.
 /// - Throws: `HarnessError` after the harness's failsafe timeout.
 private func waitForLines(in path: String, count: Int) async throws -> [Int32] {
-  let deadline = ContinuousClock.now + LoadctlProcess.defaultTimeout
-  while true {
+  try await Polling.until("\(count) pids in \(path)") {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-    if lines.count >= count { return lines.compactMap { Int32($0) } }
-    guard ContinuousClock.now < deadline else {
-      throw HarnessError.timedOut(
-        "\(count) pids in \(path)", after: LoadctlProcess.defaultTimeout, output: text)
-    }
-    try await Task.sleep(for: .milliseconds(10))
+    return lines.count >= count ? lines.compactMap { Int32($0) } : nil
   }
 }
 
@@ -194,14 +188,7 @@ private struct ProcessIdentity: Sendable {
 
   /// Waits until the entry is gone (reaped); the harness's timeout is the failsafe.
   func waitUntilGone() async throws {
-    let deadline = ContinuousClock.now + LoadctlProcess.defaultTimeout
-    while isPresent {
-      guard ContinuousClock.now < deadline else {
-        throw HarnessError.timedOut(
-          "pid \(pid) to be reaped", after: LoadctlProcess.defaultTimeout, output: "")
-      }
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    try await Polling.until("pid \(pid) to be reaped") { !isPresent }
   }
 
   /// The state letter and start time from `/proc/PID/stat`.

@@ -5,26 +5,24 @@ import Testing
 @Suite struct ShutdownTests {
   @Test func secondInterruptDoesNotWaitForSlowCleanup() async throws {
     let loadctl = try LoadctlProcess.start(
-      ["profile", "--latency", "30s"], environment: ["LOADCTL_TEST_CLEANUP_DELAY": "30s"])
+      ["profile", "--latency", "600s"], environment: ["LOADCTL_TEST_CLEANUP_DELAY": "600s"])
     try await loadctl.waitForLine(containing: "idle → loading")
     loadctl.send(signal: SIGINT)
     try await loadctl.waitForLine(containing: "loading → idle (cancelled)")
-    let second = ContinuousClock.now
     loadctl.send(signal: SIGINT)
+    // The wait's failsafe (30 s) is far below the 600 s cleanup: an exit at all proves the
+    // cleanup was not waited for.
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
-    let took = ContinuousClock.now - second
-    print("second SIGINT → exit: \(took)")
-    #expect(took < .seconds(5), "the 30 s cleanup was not waited for")
     #expect(loadctl.stderrText == "interrupted — cancelling (Ctrl-C again to force)\n")
   }
 
   @Test func cleanupPastTheDeadlineIsCutShort() async throws {
     let loadctl = try LoadctlProcess.start(
-      ["profile", "--json", "--latency", "30s"],
-      environment: ["LOADCTL_TEST_CLEANUP_DELAY": "60s"])
+      ["profile", "--json", "--latency", "600s"],
+      environment: ["LOADCTL_TEST_CLEANUP_DELAY": "600s"])
     try await loadctl.waitForLine(where: JSONEvent.matching(["to.state": "loading"]))
     loadctl.send(signal: SIGTERM)
-    #expect(try await loadctl.waitForExit(timeout: .seconds(20)) == .signaled(SIGTERM))
+    #expect(try await loadctl.waitForExit() == .signaled(SIGTERM))
     let events = try JSONLines.parse(loadctl.stdoutLines)
     #expect(
       events.contains { $0.value(at: "to.state") as? String == "idle" },

@@ -13,7 +13,7 @@ import Testing
   @Test(arguments: [SIGINT, SIGTERM])
   func aSignalRightAfterStartIsHandled(signal: Int32) async throws {
     for run in 1...10 {
-      let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "30s"])
+      let loadctl = try LoadctlProcess.start(["profile", "--json", "--latency", "600s"])
       try await loadctl.waitForLine(where: JSONEvent.matching(["event": "start"]))
       loadctl.send(signal: signal)
       #expect(try await loadctl.waitForExit() == .signaled(signal), "run \(run)")

@@ -13,12 +13,8 @@ import Testing
 @Suite struct TickerExecEndToEndTests {
   /// Waits until `path` exists (a command's marker).
   private static func waitForFile(_ path: String) async throws {
-    let deadline = ContinuousClock.now.advanced(by: LoadctlProcess.defaultTimeout * 2)
-    while !FileManager.default.fileExists(atPath: path) {
-      guard ContinuousClock.now < deadline else {
-        throw HarnessError.serverFailed("\(path) never appeared")
-      }
-      try await Task.sleep(for: .milliseconds(10))
+    try await Polling.until("\(path) to appear", timeout: LoadctlProcess.defaultTimeout * 2) {
+      FileManager.default.fileExists(atPath: path)
     }
   }
 

@@ -31,7 +31,7 @@ import Testing
   @Test func traceIsCompleteAfterSIGINT() async throws {
     let file = try TemporaryFile("")
     let loadctl = try LoadctlProcess.start([
-      "profile", "--json", "--latency", "30s", "--trace", file.path,
+      "profile", "--json", "--latency", "600s", "--trace", file.path,
     ])
     try await loadctl.waitForLine(where: JSONEvent.matching(["event": "effect_started"]))
     loadctl.send(signal: SIGINT)

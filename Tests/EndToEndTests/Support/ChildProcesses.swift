@@ -22,24 +22,34 @@ enum ChildProcesses {
     FileManager.default.fileExists(atPath: "/proc/\(pid)")
   }
 
+  /// Whether `pid` is a live process (not gone, not a zombie).
+  static func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(after: close)...].split(separator: " ").first
+    return state != "Z" && state != "X"
+  }
+
   /// Expects that none of `pids` exists, waiting for the orphans' reaper (pid 1) at most the
   /// harness's timeout: a guard, not a measurement.
   static func expectGone(_ pids: [Int32]) async {
-    let deadline = ContinuousClock.now.advanced(by: LoadctlProcess.defaultTimeout)
-    while pids.contains(where: exists), ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(20))
+    try? await Polling.until("\(pids) to be gone", every: .milliseconds(20)) {
+      !pids.contains(where: exists)
     }
     #expect(pids.filter(exists) == [], "still running or unreaped")
   }
 
+  /// Waits until `pid` no longer runs (gone or a zombie); `false` if the failsafe ended the wait.
+  static func waitUntilStopped(_ pid: Int32) async -> Bool {
+    (try? await Polling.until("pid \(pid) to stop") { !isRunning(pid) }) != nil
+  }
+
   /// Waits until `file` lists `count` pids, and returns them.
   static func waitForPids(_ file: String, count: Int) async throws -> [Int32] {
-    let deadline = ContinuousClock.now.advanced(by: LoadctlProcess.defaultTimeout)
-    while ContinuousClock.now < deadline {
+    try await Polling.until("\(file) to list \(count) pids") {
       let found = pids(in: file)
-      if found.count >= count { return found }
-      try await Task.sleep(for: .milliseconds(10))
+      return found.count >= count ? found : nil
     }
-    throw HarnessError.serverFailed("\(file) never listed \(count) pids")
   }
 }
