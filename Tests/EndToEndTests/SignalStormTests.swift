@@ -32,6 +32,26 @@ import Testing
     ),
     (["timer", "--interval", "2ms"], nil),
     (["ticker", "--interval", "2ms"], nil),
+    // The same flows with real child processes: every group must be gone when loadctl is.
+    (
+      [
+        "profile", "--exec", "sleep 0.002; exit 1", "--retries", "100000", "--backoff", "2ms",
+        "--timeout", "600s",
+      ],
+      nil
+    ),
+    (
+      [
+        "search", "--input", "-", "--debounce", "2ms", "--timeout", "600s", "--exec",
+        "printf '%s\\n' {query}",
+      ],
+      searchLines
+    ),
+    (
+      ["counter", "--policy", "latest", "--exec", "sleep 0.005", "--input", "-"],
+      String(repeating: "+1ms d\n", count: 2000)
+    ),
+    (["ticker", "--exec", "while :; do echo 100; sleep 0.002; done"], nil),
   ]
 
   /// 400 keystrokes 3 ms apart, typing and retyping a query: one search box per line.
@@ -49,7 +69,8 @@ import Testing
     let stdin: String?
     let signal: Int32
     var testDescription: String {
-      "\(arguments[0]) \(Termination.name(ofSignal: signal))"
+      let exec = arguments.contains("--exec") ? " --exec" : ""
+      return "\(arguments[0])\(exec) \(Termination.name(ofSignal: signal))"
     }
 
     /// The `end` event's reason, or `nil` for a signal that ends the process without one.
@@ -69,14 +90,35 @@ import Testing
     }
   }
 
+  /// Processes whose environment holds `tag`, once there are none or the failsafe ends the wait
+  /// (the orphans' reaper may take a moment).
+  static func processesTagged(_ tag: String) async -> [Int32] {
+    let tagged = {
+      ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [])
+        .compactMap(Int32.init).filter { pid in
+          guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else {
+            return false
+          }
+          return data.split(separator: 0).contains { $0.elementsEqual(tag.utf8) }
+        }
+    }
+    _ = try? await Polling.until("no process tagged \(tag)", every: .milliseconds(20)) {
+      tagged().isEmpty
+    }
+    return tagged()
+  }
+
   @Test(arguments: cases)
   func stoppedAtRandomMomentsEndsCleanly(storm: Case) async throws {
     var random = SplitMix(
       seed: UInt64(storm.testDescription.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
     for run in 0..<Self.runs {
       let waitFor = Int(random.next() % 12) + 2
+      // Children inherit the environment: the tag finds them in /proc even after reparenting.
+      let tag = "LOADCTL_STORM_TAG=\(UUID().uuidString)"
       let loadctl = try LoadctlProcess.start(
-        storm.arguments + ["--json"], stdin: storm.stdin == nil ? .null : .pipe)
+        storm.arguments + ["--json"], stdin: storm.stdin == nil ? .null : .pipe,
+        environment: ["LOADCTL_STORM_TAG": String(tag.dropFirst("LOADCTL_STORM_TAG=".count))])
       if let lines = storm.stdin { try loadctl.write(toStdin: lines) }
       for _ in 1...waitFor { try await loadctl.waitForLine { _ in true } }
       let sentAfter = ContinuousClock.now - loadctl.startedAt
@@ -93,6 +135,7 @@ import Testing
       #expect(problems == expected, "\(context)")
       #expect(loadctl.stderrText.isEmpty, "\(context): \(loadctl.stderrText)")
       #expect(loadctl.leftoverProcesses() == [], "\(context)")
+      #expect(await Self.processesTagged(tag) == [], "\(context): child processes left behind")
       guard let reason = storm.reason else {
         #expect(events.last?.event != "end", "\(context)")
         continue

@@ -112,12 +112,41 @@ final class ProcessMonitor: Sendable {
       return (waiter, state.transcript, state.termination != nil)
     }
     guard let (waiter, transcript, exited) = expired else { return }
+    let diagnosis = exited ? "" : Self.diagnose(pid)
     kill(-processGroup, SIGKILL)
     let what =
       exited
       ? "end of output (the child exited, but something still holds its stdout or stderr)"
-      : "the process to exit (its group was then sent SIGKILL)"
+      : "the process to exit (its group was then sent SIGKILL)\n\(diagnosis)"
     waiter.resume(throwing: HarnessError.timedOut(what, after: timeout, output: transcript))
+  }
+
+  /// What a hung child was doing: its state and kernel wait channel, and every other process
+  /// that holds its stdin pipe (a leaked write end keeps a reader from ever seeing the end).
+  private static func diagnose(_ pid: Int32) -> String {
+    func read(_ path: String) -> String {
+      (try? String(contentsOfFile: path, encoding: .utf8)) ?? "?"
+    }
+    let stat = read("/proc/\(pid)/stat")
+    let state = stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...].prefix(3) } ?? "?"
+    var lines = ["state:\(state) wchan: \(read("/proc/\(pid)/wchan"))"]
+    if let stdin = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/0"),
+      stdin.hasPrefix("pipe:")
+    {
+      let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+      for other in processes.compactMap(Int32.init) where other != pid {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(other)/fd")) ?? []
+        let holds = fds.contains { fd in
+          (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(other)/fd/\(fd)"))
+            == stdin
+        }
+        if holds {
+          let command = read("/proc/\(other)/cmdline").replacingOccurrences(of: "\0", with: " ")
+          lines.append("stdin \(stdin) also held by pid \(other): \(command)")
+        }
+      }
+    }
+    return lines.joined(separator: "\n")
   }
 
   // MARK: Reading the state
