@@ -14,7 +14,7 @@ import Testing
 /// Every row is one line. A new subcommand adds its rows with the same constructors, plus one
 /// entry in ``BadInputCase/lineContexts`` for its input-line rows: the valid lines run around
 /// the bad one and the transitions they must make, proving the bad line was skipped, not fatal.
-@Suite struct BadInputCorpusTests {
+@Suite(.processSlots) struct BadInputCorpusTests {
   @Test(arguments: BadInputCase.all.filter(\.unreadable.isEmpty))
   func answersWithOneErrorLineAndTheDocumentedStatus(_ row: BadInputCase) async throws {
     try await check(row)

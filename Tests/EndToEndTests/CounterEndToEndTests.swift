@@ -20,7 +20,7 @@ private func events(_ lines: [String], _ name: String) throws -> [JSONEvent] {
   try JSONLines.parse(lines).filter { $0.event == name }
 }
 
-@Suite struct CounterEndToEndTests {
+@Suite(.processSlots) struct CounterEndToEndTests {
   @Test func positionalActionsGiveAnExactFinalCount() async throws {
     let outcome = try await LoadctlProcess.run(
       ["counter", "--json", "--delay", "50ms", "+", "+", "-", "inc", "dec", "+", "d", "+"])

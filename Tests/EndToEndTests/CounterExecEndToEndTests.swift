@@ -10,7 +10,7 @@ import Testing
 /// The commands record their runs (`start PID`, `end PID`) in a file of the test's own. A command
 /// that must still be running when the next trigger arrives waits for a gate file that the test
 /// creates only after it has seen what it acts on; nothing assumes what fits into an interval.
-@Suite struct CounterExecEndToEndTests {
+@Suite(.processSlots) struct CounterExecEndToEndTests {
   private static let schema = SchemaValidator.schema(for: "counter")
 
   /// Records `start PID`, waits for the gate, then records `end PID`.

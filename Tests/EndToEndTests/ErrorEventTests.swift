@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// With `--json`, a run that ends before its flow starts still tells scripts why, on stdout.
-@Suite struct ErrorEventTests {
+@Suite(.processSlots) struct ErrorEventTests {
   struct Case: Sendable, CustomTestStringConvertible {
     let arguments: [String]
     let command: String

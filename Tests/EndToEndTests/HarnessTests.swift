@@ -3,7 +3,7 @@ import Testing
 
 /// Proves the end-to-end harness against standard tools, so that a failing loadctl test points
 /// at loadctl and not at the harness. Nothing here runs loadctl.
-@Suite struct HarnessTests {
+@Suite(.processSlots) struct HarnessTests {
   @Test func deathBySignalIsNotAnExitStatus() async throws {
     let outcome = try await LoadctlProcess.run(
       executable: "/bin/sh", arguments: ["-c", "echo a; kill -INT $$"])

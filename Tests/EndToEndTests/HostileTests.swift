@@ -6,7 +6,7 @@ import Testing
 ///
 /// Each test waits for what it acts on (a full pipe, a blocked `open`, a printed line), never
 /// for a fixed time, so it holds on a loaded machine.
-@Suite struct HostileTests {
+@Suite(.processSlots) struct HostileTests {
   // MARK: Blocked stdout
 
   /// Waits until some thread of `pid` sleeps in a kernel function whose name contains one of

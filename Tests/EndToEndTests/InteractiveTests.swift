@@ -3,7 +3,7 @@ import Testing
 
 /// loadctl at a real (pseudo-)terminal: keys in raw mode, the spinner, colour, and a terminal
 /// that is always restored exactly, however the run ends.
-@Suite struct InteractiveTests {
+@Suite(.processSlots) struct InteractiveTests {
   struct Result: Decodable {
     let exit: Int32?
     let signal: Int32?

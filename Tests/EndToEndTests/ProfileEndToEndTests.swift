@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `loadctl profile` as users run it: a real process, real pipes, real signals.
-@Suite struct ProfileEndToEndTests {
+@Suite(.processSlots) struct ProfileEndToEndTests {
   private static let schema = SchemaValidator.schema(for: "profile")
 
   @Test func demoLoadPrintsTransitionsAsText() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// `profile --exec`: a user's command as the load, torn down as a process group however the run
 /// ends. Commands write their pids to a file, and the tests check `/proc` for what is left.
-@Suite struct ProfileExecEndToEndTests {
+@Suite(.processSlots) struct ProfileExecEndToEndTests {
   @Test func theCommandsStdoutIsTheProfile() async throws {
     let outcome = try await LoadctlProcess.run([
       "profile", "--json", "--exec", #"printf '{"name":"Exec"}'"#,

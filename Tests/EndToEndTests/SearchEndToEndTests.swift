@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `loadctl search` as a user runs it: the built binary, its output, its exit.
-@Suite struct SearchEndToEndTests {
+@Suite(.processSlots) struct SearchEndToEndTests {
   @Test func aPositionalQuerySearchesOnceAfterTheDebounce() async throws {
     let outcome = try await LoadctlProcess.run(["search", "--json", "task"])
     #expect(outcome.termination == .exited(0))

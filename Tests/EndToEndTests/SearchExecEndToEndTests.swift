@@ -11,7 +11,7 @@ import Testing
 /// group is gone before the next result shows, failures say how the command ended, and Ctrl-C
 /// leaves no process behind. Commands write their pids to a file so the tests can look them up
 /// in `/proc`.
-@Suite struct SearchExecEndToEndTests {
+@Suite(.processSlots) struct SearchExecEndToEndTests {
   @Test(arguments: [
     "'; touch MARKER #", "$(touch MARKER)", "`touch MARKER`", "\" ; touch MARKER ; \"",
     "x' && touch MARKER && echo '", "*", "a  b\\n",

@@ -4,7 +4,7 @@ import Testing
 /// `loadctl search --url` (through curl) against the local test server, which records every
 /// request and every connection a client dropped: proof that a cancelled search really closed
 /// its request.
-@Suite struct SearchURLEndToEndTests {
+@Suite(.processSlots) struct SearchURLEndToEndTests {
   @Test func theTemplateGetsThePercentEncodedQueryAndTheServersOrder() async throws {
     try await TestHTTPServer.withServer { server in
       let template = server.urlString("/search?q={query}")

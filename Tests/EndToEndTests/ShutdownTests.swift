@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// How loadctl stops when it is asked twice, or when its reader goes away.
-@Suite struct ShutdownTests {
+@Suite(.processSlots) struct ShutdownTests {
   @Test func secondInterruptDoesNotWaitForSlowCleanup() async throws {
     let loadctl = try LoadctlProcess.start(
       ["profile", "--latency", "600s"], environment: ["LOADCTL_TEST_CLEANUP_DELAY": "600s"])

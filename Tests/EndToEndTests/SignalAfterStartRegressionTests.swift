@@ -9,7 +9,7 @@ import Testing
 /// before libdispatch's handler was registered). Under load, 10 of 150 runs signalled after the
 /// first transition ignored it too. Signals are now caught before `start` is written (main's
 /// self-pipe handler); this test failed 20 of 20 runs on the old code.
-@Suite struct SignalAfterStartRegressionTests {
+@Suite(.processSlots) struct SignalAfterStartRegressionTests {
   @Test(arguments: [SIGINT, SIGTERM])
   func aSignalRightAfterStartIsHandled(signal: Int32) async throws {
     for run in 1...10 {

@@ -15,7 +15,7 @@ import Testing
 /// No flow can end before its signal, however late the test gets to send it: the ones that read
 /// input (`search`, `counter`) get it from a pipe the test keeps open, so after their scripted
 /// lines they wait for more; the others run until stopped.
-@Suite struct SignalStormTests {
+@Suite(.processSlots) struct SignalStormTests {
   static let runs = Int(ProcessInfo.processInfo.environment["LOADCTL_STORM"] ?? "") ?? 2
 
   /// A run of each flow that keeps printing events until it is stopped, and the lines written

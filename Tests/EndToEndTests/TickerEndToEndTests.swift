@@ -23,7 +23,7 @@ private func isTick(_ n: Int) -> @Sendable (String) -> Bool {
   JSONEvent.matching { $0["event"] as? String == "tick" && JSONEvent.number($0["n"]) == Double(n) }
 }
 
-@Suite struct TickerEndToEndTests {
+@Suite(.processSlots) struct TickerEndToEndTests {
   // MARK: Sequence and summary
 
   /// The same five prices whether the feed is unpaced or on a timer.

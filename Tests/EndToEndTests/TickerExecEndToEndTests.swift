@@ -10,7 +10,7 @@ import Testing
 /// `ticker --exec`: a command's stdout as the live feed, torn down as a process group however
 /// the feed ends. Commands write their pids to a file, and the tests check `/proc` for what is
 /// left; every wait is for output or a file, never for an amount of time.
-@Suite struct TickerExecEndToEndTests {
+@Suite(.processSlots) struct TickerExecEndToEndTests {
   /// Waits until `path` exists (a command's marker).
   private static func waitForFile(_ path: String) async throws {
     try await Polling.until("\(path) to appear", timeout: LoadctlProcess.defaultTimeout * 2) {

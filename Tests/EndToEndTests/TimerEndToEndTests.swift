@@ -35,7 +35,7 @@ private func timed(_ events: [JSONEvent]) -> [String] {
   }
 }
 
-@Suite struct TimerEndToEndTests {
+@Suite(.processSlots) struct TimerEndToEndTests {
   @Test func twentyTicksOfTenMillisecondsEndWithTheFinalLateness() async throws {
     let outcome = try await LoadctlProcess.run(
       ["timer", "--json", "--interval", "10ms", "--ticks", "20"])

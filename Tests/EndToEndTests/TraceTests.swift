@@ -3,7 +3,7 @@ import Testing
 
 /// `--trace` and `--timeline`: the trace file follows the Chrome Trace Event Format and is complete
 /// however the run ends; the timeline is the same picture for the same virtual-time input.
-@Suite struct TraceTests {
+@Suite(.processSlots) struct TraceTests {
   /// Runs that exercise effects, one per flow (more rows as flows land).
   static let runs: [[String]] = [
     ["profile", "--fail", "x", "--retries", "2", "--backoff", "200ms", "--latency", "300ms"],

@@ -7,7 +7,7 @@ import Testing
 /// `loadctl`), an optional `stdin`, and the recorded `stdout.txt` (text), `stdout.jsonl` (`--json`)
 /// and `status`. Each is run with `--clock virtual`, so timestamps are virtual and the output is
 /// the same bytes every run. `LOADCTL_RECORD=1 swift test --filter TranscriptTests` re-records.
-@Suite struct TranscriptTests {
+@Suite(.processSlots) struct TranscriptTests {
   static let root = SchemaValidator.repositoryRoot().appendingPathComponent("Tests/Transcripts")
   static let recording = ProcessInfo.processInfo.environment["LOADCTL_RECORD"] == "1"
   static let repeats = Int(ProcessInfo.processInfo.environment["LOADCTL_REPEAT"] ?? "") ?? 3
