@@ -4,9 +4,10 @@ import Testing
 /// Golden transcripts: every case replays in virtual time and must print exactly what is recorded.
 ///
 /// A case is a folder under `Tests/Transcripts/`: `command` (one argument per line, without
-/// `loadctl`), an optional `stdin`, and the recorded `stdout.txt` (text), `stdout.jsonl` (`--json`)
-/// and `status`. Each is run with `--clock virtual`, so timestamps are virtual and the output is
-/// the same bytes every run. `LOADCTL_RECORD=1 swift test --filter TranscriptTests` re-records.
+/// `loadctl`), an optional `stdin`, and the recorded `output.txt` (text mode: stdout and stderr as
+/// one stream, in the order a terminal shows them), `stdout.jsonl` (`--json`) and `status`. Each
+/// is run with `--clock virtual`, so timestamps are virtual and the output is the same bytes
+/// every run. `LOADCTL_RECORD=1 swift test --filter TranscriptTests` re-records.
 @Suite(.processSlots) struct TranscriptTests {
   static let root = SchemaValidator.repositoryRoot().appendingPathComponent("Tests/Transcripts")
   static let recording = ProcessInfo.processInfo.environment["LOADCTL_RECORD"] == "1"
@@ -47,8 +48,20 @@ import Testing
     }
   }
 
-  /// Examples in README and docs marked `<!-- transcript: NAME -->` must be the transcript's output.
-  @Test(arguments: ["README.md", "docs/counter.md", "docs/timer.md", "docs/search.md"])
+  /// Every Markdown file that shows runs.
+  static let documents: [String] = {
+    let root = SchemaValidator.repositoryRoot()
+    let docs = ["docs", "docs/events"].flatMap { folder in
+      ((try? FileManager.default.contentsOfDirectory(
+        atPath: root.appendingPathComponent(folder).path)) ?? [])
+        .filter { $0.hasSuffix(".md") }.map { "\(folder)/\($0)" }
+    }
+    return ["README.md"] + docs.sorted()
+  }()
+
+  /// Examples in README and docs marked `<!-- transcript: NAME -->` must be the transcript's
+  /// output: stdout and stderr in order, then the exit status when it is not 0.
+  @Test(arguments: documents)
   func documentedExamplesAreTranscripts(file: String) throws {
     let readme = try String(
       contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent(file), encoding: .utf8)
@@ -71,6 +84,79 @@ import Testing
     }
     if file == "README.md" { #expect(checked >= 5, "README shows every flow from transcripts") }
   }
+
+  /// A code block that shows a run (a `$ ` line and output) is either a transcript, checked
+  /// above, or says right above it that it is illustrative (real time, a terminal, a machine's
+  /// figures), so a reader knows which examples are exact.
+  @Test(arguments: documents)
+  func everyShownRunIsCheckedOrMarkedIllustrative(file: String) throws {
+    let text = try String(
+      contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent(file), encoding: .utf8)
+    let unmarked = Self.shownRuns(in: text).filter { run in
+      !run.before.hasPrefix("<!-- transcript: ") && !run.paragraph.hasPrefix("_Illustrative")
+    }
+    #expect(unmarked.map(\.line) == [], "\(file): blocks showing a run without a marker")
+  }
+
+  @Test func aBlockWithoutAMarkerIsFound() {
+    let text = """
+      Run it:
+
+      ```console
+      $ loadctl timer
+        0.000s  timer  ▶ 00:00
+      ```
+
+      _Illustrative: real time,
+      at a terminal._
+
+      ```console
+      $ loadctl ticker
+        1.000s  ticker  #1  100.00
+      ```
+
+      ```sh
+      loadctl profile
+      ```
+      """
+    let runs = Self.shownRuns(in: text)
+    #expect(runs.map(\.line) == [3, 11])
+    #expect(runs.map(\.before) == ["Run it:", "at a terminal._"])
+    #expect(runs.map(\.paragraph) == ["Run it:", "_Illustrative: real time,"])
+  }
+
+  /// The fenced blocks that show a command (`$ `) and some output, with their first line number,
+  /// the nearest non-blank line above them, and the first line of that line's paragraph.
+  static func shownRuns(in text: String) -> [(line: Int, before: String, paragraph: String)] {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let isBlank = { (line: String) in line.trimmingCharacters(in: .whitespaces).isEmpty }
+    var runs: [(line: Int, before: String, paragraph: String)] = []
+    var index = 0
+    while index < lines.count {
+      guard lines[index].hasPrefix("```") else {
+        index += 1
+        continue
+      }
+      let start = index
+      index += 1
+      while index < lines.count, !lines[index].hasPrefix("```") { index += 1 }
+      let body = lines[(start + 1)..<min(index, lines.count)]
+      let showsCommand = body.contains { $0.hasPrefix("$ ") }
+      let showsOutput = body.contains { !$0.isEmpty && !$0.hasPrefix("$ ") && !$0.hasPrefix("#") }
+      if showsCommand, showsOutput {
+        guard let last = lines[..<start].lastIndex(where: { !isBlank($0) }) else {
+          runs.append((start + 1, "", ""))
+          index += 1
+          continue
+        }
+        var first = last
+        while first > 0, !isBlank(lines[first - 1]) { first -= 1 }
+        runs.append((start + 1, lines[last], lines[first]))
+      }
+      index += 1
+    }
+    return runs
+  }
 }
 
 /// One recorded case: how to run it and what it printed.
@@ -90,7 +176,7 @@ struct Transcript {
     func read(_ file: String) -> String {
       (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
     }
-    expectedText = read("stdout.txt")
+    expectedText = read("output.txt")
     expectedJSON = read("stdout.jsonl")
     expectedStatus = read("status").trimmingCharacters(in: .whitespacesAndNewlines)
   }
@@ -102,19 +188,39 @@ struct Transcript {
     return stdin == nil ? "loadctl \(shown)" : "loadctl \(shown) < script.txt"
   }
 
-  /// What README shows: the script (if any), `$ loadctl …`, then the text output.
+  /// What README shows: the script (if any), `$ loadctl …`, the text output (stdout and
+  /// stderr), and `$ echo $?` with the status when it is not 0.
   var readmeBlock: String {
     var block = ""
     if let stdin { block += "$ cat script.txt\n" + stdin }
     block += "$ \(commandLine)\n" + expectedText
+    if let status = shellStatus, status != 0 { block += "$ echo $?\n\(status)\n" }
     return block.hasSuffix("\n") ? String(block.dropLast()) : block
   }
 
+  /// `$?` as a shell reports the recorded status (`exited(65)` → 65, `signaled(SIGINT)` → 130).
+  var shellStatus: Int32? {
+    if expectedStatus.hasPrefix("exited("), expectedStatus.hasSuffix(")") {
+      return Int32(expectedStatus.dropFirst("exited(".count).dropLast())
+    }
+    let signals = ["SIGHUP": SIGHUP, "SIGINT": SIGINT, "SIGQUIT": SIGQUIT, "SIGTERM": SIGTERM]
+    return signals.first { expectedStatus == "signaled(\($0.key))" }.map { 128 + $0.value }
+  }
+
+  /// Runs the case. In text mode stderr goes into the same pipe as stdout (`2>&1`), so the
+  /// lines come out in the order a terminal would show them.
   func run(json: Bool) async throws -> (stdout: String, status: String) {
     var args = arguments + ["--clock", "virtual", "--no-color"]
     if json { args.append("--json") }
-    let outcome = try await LoadctlProcess.run(
-      args, stdin: stdin.map { .text($0) } ?? .null, unsetting: ["COLUMNS", "NO_COLOR"])
+    let stdin: LoadctlProcess.Stdin = self.stdin.map { .text($0) } ?? .null
+    let unsetting = ["COLUMNS", "NO_COLOR"]
+    let outcome =
+      json
+      ? try await LoadctlProcess.run(args, stdin: stdin, unsetting: unsetting)
+      : try await LoadctlProcess.run(
+        executable: "/bin/sh",
+        arguments: ["-c", #"exec "$0" "$@" 2>&1"#, try BinaryLocator.locate()] + args,
+        stdin: stdin, unsetting: unsetting)
     let text = outcome.stdout.map { $0 + "\n" }.joined()
     return (text, "\(outcome.termination)")
   }
@@ -122,7 +228,7 @@ struct Transcript {
   func record(text: (stdout: String, status: String), json: (stdout: String, status: String)) throws
   {
     try text.stdout.write(
-      to: folder.appendingPathComponent("stdout.txt"), atomically: true, encoding: .utf8)
+      to: folder.appendingPathComponent("output.txt"), atomically: true, encoding: .utf8)
     try json.stdout.write(
       to: folder.appendingPathComponent("stdout.jsonl"), atomically: true, encoding: .utf8)
     try (text.status + "\n").write(
