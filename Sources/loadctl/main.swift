@@ -34,14 +34,17 @@ while let entry = pointer.pointee {
 // `--version`, help, completions and usage errors are answered here, synchronously: no thread,
 // no signal handler, no hop to the concurrency runtime (a signal meanwhile kills the process by
 // its default action, which is what a shell expects of a program that has done nothing yet).
-let invocation = Loadctl.respondOrParse(
+// Every path returns how the process ends, and this file alone ends it.
+switch Loadctl.respondOrParse(
   arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
-
-// With too few file descriptors libdispatch traps or hangs: say so and exit 71 instead.
-CommandRuntime.requireDescriptors()
-
-// Then, before any work starts (opening a FIFO may block): the signal handlers and their reader
-// thread, so every signal is answered.
-UnixSignals.prepare(UnixSignal.handled)
-
-await Loadctl.run(invocation, environment: environment)
+{
+case .answered(let end):
+  end.terminate()
+case .run(let invocation, let runner):
+  // With too few file descriptors libdispatch traps or hangs: say so and exit 71 instead.
+  if let end = CommandRuntime.requireDescriptors() { end.terminate() }
+  // Then, before any work starts (opening a FIFO may block): the signal handlers and their
+  // reader thread, so every signal is answered.
+  UnixSignals.prepare(UnixSignal.handled)
+  await Loadctl.run(invocation, with: runner, environment: environment).terminate()
+}

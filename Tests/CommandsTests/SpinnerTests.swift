@@ -22,7 +22,7 @@ import Testing
         fetches.add()
         try await clock.sleep(for: .seconds(10))
         return Profile(name: "Taylor")
-      }, clock: clock)
+      }, clock: clock, retries: 0, backoff: .milliseconds(500))
     let store = Store(initialState: ProfileState(), reducer: flow.reduce)
     let finished = clock.launch {
       await withTaskGroup(of: Void.self) { group in

@@ -3,15 +3,19 @@ package enum CommandTable {
   /// The program's version, printed by `--version`.
   package static let version = "0.1.0"
 
+  /// Runs a subcommand with the environment and returns how the process ends; throws when the
+  /// run ends before its flow starts.
+  package typealias Runner =
+    @Sendable (Invocation, [String: String]) async throws(EarlyExit) -> ProcessEnd
+
   /// Every subcommand with its runner.
-  static let entries:
-    [(spec: CommandSpec, run: @Sendable (Invocation, [String: String]) async -> Never)] = [
-      (ProfileCommand.spec, ProfileCommand.run),
-      (SearchCommand.spec, SearchCommand.run),
-      (CounterCommand.spec, CounterCommand.run),
-      (TimerCommand.spec, TimerCommand.run),
-      (TickerCommand.spec, TickerCommand.run),
-    ]
+  static let entries: [(spec: CommandSpec, run: Runner)] = [
+    (ProfileCommand.spec, ProfileCommand.run),
+    (SearchCommand.spec, SearchCommand.run),
+    (CounterCommand.spec, CounterCommand.run),
+    (TimerCommand.spec, TimerCommand.run),
+    (TickerCommand.spec, TickerCommand.run),
+  ]
 
   /// The command-line surface.
   package static let program = ProgramSpec(
@@ -82,8 +86,7 @@ package enum CommandTable {
     "timeline", help: "At the end, draw each effect's lifetime on stderr (█ running, ✓ ╳ ✗ ends).")
 
   /// The runner for a subcommand.
-  static func runner(for name: String) -> (@Sendable (Invocation, [String: String]) async -> Never)?
-  {
+  static func runner(for name: String) -> Runner? {
     entries.first { $0.spec.name == name }?.run
   }
 }

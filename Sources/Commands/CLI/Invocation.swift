@@ -76,6 +76,26 @@ package struct Invocation: Sendable, Equatable {
     }
   }
 
+  /// The last value of `--name`, else the command table's default, which it must have: the one
+  /// place a default is written.
+  package func defaultedString(_ name: String) -> String { defaulted(name, string(name)) }
+
+  /// ``int(_:)`` for an option with a default in the command table.
+  package func defaultedInt(_ name: String) -> Int { defaulted(name, int(name)) }
+
+  /// ``double(_:)`` for an option with a default in the command table.
+  package func defaultedDouble(_ name: String) -> Double { defaulted(name, double(name)) }
+
+  /// ``duration(_:)`` for an option with a default in the command table.
+  package func defaultedDuration(_ name: String) -> Duration { defaulted(name, duration(name)) }
+
+  private func defaulted<Value>(_ name: String, _ value: Value?) -> Value {
+    guard let value else {
+      preconditionFailure("'--\(name)' of '\(command)' has no default in the command table")
+    }
+    return value
+  }
+
   /// Every value given for `--name`, in order; the default alone when none was given.
   package func strings(_ name: String) -> [String] {
     let option = declared(name)

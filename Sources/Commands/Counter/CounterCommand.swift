@@ -57,33 +57,35 @@ package enum CounterCommand {
         + "--policy latest --exec 'swift build'",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+  package static func run(_ invocation: Invocation, environment: [String: String])
+    async throws(EarlyExit) -> ProcessEnd
+  {
     let actions = invocation.positionals
     let input = invocation.string("input")
     if input != nil, !actions.isEmpty {
-      Loadctl.fail(
+      throw Loadctl.fail(
         usage: .invalidValue(
           "give actions as arguments or with '--input', not both", command: spec.name),
         json: invocation.json)
     }
     if let problem = firstProblem(in: actions) {
-      Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
     }
     let work: CounterWork
     do throws(UsageError) {
       work = try CounterWork(invocation)
     } catch {
-      Loadctl.fail(usage: error, json: invocation.json)
+      throw Loadctl.fail(usage: error, json: invocation.json)
     }
     let policy = invocation.string("policy").flatMap(EffectPolicy.init) ?? .drop
-    let inputFD = Loadctl.openInput(input, for: invocation)
+    let inputFD = try Loadctl.openInput(input, for: invocation)
     let options: [(String, JSONValue)] =
       work.options + [
         ("policy", .string(policy.rawValue)),
         ("actions", .array(actions.map(JSONValue.string))),
         ("input", input.map(JSONValue.string) ?? .null),
       ]
-    await CommandRuntime.run(
+    return try await CommandRuntime.run(
       invocation, options: options, environment: environment, loading: [CounterFlow.effectName]
     ) { context in
       let flow = CounterFlow(

@@ -31,7 +31,7 @@ package struct CounterFlow: Sendable {
   package static let effectName = "delayed_increment"
 
   /// The example's counter: the work sleeps `delay` on `clock`.
-  package init(clock: any Clock<Duration>, delay: Duration = .seconds(1), policy: EffectPolicy) {
+  package init(clock: any Clock<Duration>, delay: Duration, policy: EffectPolicy) {
     self.init(policy: policy, workLabel: formatDuration(delay)) {
       try await clock.sleep(for: delay)
     }

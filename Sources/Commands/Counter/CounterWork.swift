@@ -29,7 +29,7 @@ package enum CounterWork: Sendable, Equatable {
       if invocation.isGiven("kill-after") {
         throw .invalidValue("'--kill-after' only applies to '--exec'", command: "counter")
       }
-      self = .sleep(invocation.duration("delay") ?? .seconds(1))
+      self = .sleep(invocation.defaultedDuration("delay"))
       return
     }
     if invocation.string("clock") == "virtual" {
@@ -42,7 +42,7 @@ package enum CounterWork: Sendable, Equatable {
         "'--delay' cannot be used with '--exec': the command's own run time is the delay",
         command: "counter")
     }
-    self = .command(exec, killAfter: invocation.duration("kill-after") ?? .seconds(2))
+    self = .command(exec, killAfter: invocation.defaultedDuration("kill-after"))
   }
 
   /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`.

@@ -49,27 +49,30 @@ package enum ProfileCommand {
       "printf 'load\\n+300ms cancel\\n+100ms load\\n' | loadctl profile --input -",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+  package static func run(_ invocation: Invocation, environment: [String: String])
+    async throws(EarlyExit) -> ProcessEnd
+  {
     let source: ProfileSource
     do {
       source = try ProfileSource(invocation, environment: environment)
     } catch let error as UsageError {
-      Loadctl.fail(usage: error, json: invocation.json)
+      throw Loadctl.fail(usage: error, json: invocation.json)
     } catch let error as ExternalCommand.Unavailable {
-      Loadctl.fail(unavailable: error.message, command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(
+        unavailable: error.message, command: invocation.command, json: invocation.json)
     } catch {
-      Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
     }
     let input = invocation.string("input")
-    let inputFD = Loadctl.openInput(input, for: invocation)
-    let retries = invocation.int("retries") ?? 0
-    let backoff = invocation.duration("backoff") ?? .milliseconds(500)
+    let inputFD = try Loadctl.openInput(input, for: invocation)
+    let retries = invocation.defaultedInt("retries")
+    let backoff = invocation.defaultedDuration("backoff")
     let options: [(String, JSONValue)] =
       source.options + [
         ("retries", .int(retries)), ("backoff_ms", .double(EventOutput.milliseconds(backoff))),
         ("input", input.map(JSONValue.string) ?? .null),
       ]
-    await CommandRuntime.run(
+    return try await CommandRuntime.run(
       invocation, options: options, environment: environment, loading: ["fetch"]
     ) { context in
       let flow = ProfileFlow(

@@ -102,7 +102,7 @@ package struct ProfileFlow: Sendable {
 
   package init(
     fetch: @escaping @Sendable () async throws -> Profile, clock: any Clock<Duration>,
-    retries: Int = 0, backoff: Duration = .milliseconds(500)
+    retries: Int, backoff: Duration
   ) {
     self.fetch = fetch
     self.clock = clock

@@ -35,8 +35,8 @@ package enum ProfileSource: Sendable {
     }
     let headers = try ExternalCommand.checkedOptions(
       invocation, given: given.first?.0, runsProcess: url != nil || exec != nil)
-    let timeout = invocation.duration("timeout") ?? .seconds(10)
-    let killAfter = invocation.duration("kill-after") ?? .seconds(2)
+    let timeout = invocation.defaultedDuration("timeout")
+    let killAfter = invocation.defaultedDuration("kill-after")
     let times: [(String, JSONValue)] = [
       ("timeout_ms", .double(EventOutput.milliseconds(timeout))),
       ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
@@ -62,7 +62,7 @@ package enum ProfileSource: Sendable {
         ExternalCommand.shell(exec, killAfter: killAfter), what: "command", timeout: timeout,
         options: [("source", "exec"), ("exec", .string(exec))] + times)
     } else {
-      self = .demo(latency: latency ?? .seconds(1), failure: fail)
+      self = .demo(latency: invocation.defaultedDuration("latency"), failure: fail)
     }
   }
 

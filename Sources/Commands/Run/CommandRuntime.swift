@@ -30,9 +30,10 @@ package enum CommandRuntime {
   /// an input file, a trace file, with room to spare); with fewer, libdispatch traps or hangs.
   static let descriptorsNeeded = 10
 
-  /// Ends the process with one `Error:` line and status 71 unless ``descriptorsNeeded`` file
-  /// descriptors can be opened; call before anything starts a thread or a dispatch queue.
-  package static func requireDescriptors() {
+  /// One `Error:` line and status 71 unless ``descriptorsNeeded`` file descriptors can be
+  /// opened; call before anything starts a thread or a dispatch queue.
+  /// - Returns: How the process must end when there are too few; `nil` when there are enough.
+  package static func requireDescriptors() -> ProcessEnd? {
     var taken: [Int32] = []
     while taken.count < descriptorsNeeded {
       let fd = fcntl(2, F_DUPFD_CLOEXEC, 3)
@@ -40,14 +41,14 @@ package enum CommandRuntime {
       taken.append(fd)
     }
     for fd in taken { close(fd) }
-    guard taken.count < descriptorsNeeded else { return }
+    guard taken.count < descriptorsNeeded else { return nil }
     Loadctl.printErr(
       "Error: too few file descriptors: loadctl needs \(descriptorsNeeded) besides stdin, "
         + "stdout and stderr, and only \(taken.count) can be opened (raise 'ulimit -n')\n")
-    exit(ExitStatus.systemError)
+    return .exit(ExitStatus.systemError)
   }
 
-  /// Runs `body` and ends the process.
+  /// Runs `body` and returns how the process must end.
   /// - Parameters:
   ///   - invocation: The parsed command line (for `--json`, `--quiet`, `--no-color`).
   ///   - options: The effective options, echoed in the `start` event.
@@ -57,7 +58,7 @@ package enum CommandRuntime {
     _ invocation: Invocation, options: [(String, JSONValue)],
     environment: [String: String], loading: Set<String> = [],
     body: @escaping @Sendable (RunContext) async -> FlowEnd
-  ) async -> Never {
+  ) async throws(EarlyExit) -> ProcessEnd {
     OutputWriter.ignoreBrokenPipeSignal()
     let link = ShutdownLink()
     let stdout = OutputWriter(
@@ -74,10 +75,10 @@ package enum CommandRuntime {
       width: HelpRenderer.width(columns: environment["COLUMNS"]), errors: stderr)
     switch traceOutput.prepare() {
     case .usage(let problem):
-      Loadctl.fail(
+      throw Loadctl.fail(
         usage: .invalidValue(problem, command: invocation.command), json: invocation.json)
     case .unwritable(let problem):
-      Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
     case nil:
       break
     }
@@ -174,7 +175,8 @@ package enum CommandRuntime {
         context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
     }
     session.restore()
-    finish(end, context: context, shutdown: shutdown.reason, trace: traceOutput, stdout: stdout)
+    return finish(
+      end, context: context, shutdown: shutdown.reason, trace: traceOutput, stdout: stdout)
   }
 
   /// What the person sees on stderr when `signal` starts the shutdown.
@@ -259,19 +261,16 @@ package enum CommandRuntime {
   private static func finish(
     _ end: FlowEnd, context: RunContext, shutdown: ShutdownReason?, trace: TraceOutput,
     stdout: OutputWriter
-  ) -> Never {
+  ) -> ProcessEnd {
     let output = context.output
     if shutdown == .brokenPipe {
       if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
-      Subprocesses.terminateAll()
-      _ = signal(SIGPIPE, SIG_DFL)
-      raise(SIGPIPE)
-      _exit(141)
+      return .brokenPipe
     }
     if case .writeFailed(let code) = shutdown {
       context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
       if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
-      exit(ExitStatus.ioError)
+      return .exit(ExitStatus.ioError)
     }
     let code: Int32
     let reason: String
@@ -297,13 +296,13 @@ package enum CommandRuntime {
     output.flush()
     let traceProblem = trace.write(at: context.elapsed())
     if let traceProblem { context.error(traceProblem) }
-    if case .signal(let signal) = shutdown { UnixSignals.die(by: signal) }
+    if case .signal(let signal) = shutdown { return .signal(signal) }
     if let failure = stdout.failure, failure != EPIPE {
       // `end` itself could not be written (e.g. the disk filled up just now).
       context.error("cannot write to stdout: \(InputFile.describeErrno(failure))")
-      exit(ExitStatus.ioError)
+      return .exit(ExitStatus.ioError)
     }
-    exit(traceProblem == nil ? code : ExitStatus.ioError)
+    return .exit(traceProblem == nil ? code : ExitStatus.ioError)
   }
 }
 

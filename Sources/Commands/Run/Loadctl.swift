@@ -7,59 +7,71 @@ import LoadctlCore
 #endif
 
 /// The entry point behind `main`: parse, then print help, the manual page, version or
-/// completions, or run.
+/// completions, or run; each path returns how the process ends, and only `main` ends it.
 package enum Loadctl {
+  /// What the command line asks for: an answer already printed, or a subcommand to run.
+  package enum Request: Sendable {
+    /// `--version`, help, the manual page, completions or a usage error: printed; end this way.
+    case answered(ProcessEnd)
+    /// A subcommand and its runner (looked up once, here).
+    case run(Invocation, CommandTable.Runner)
+  }
+
   /// Parses the command line and answers everything that needs no runtime at once: `--version`,
-  /// help, completions and usage errors print and end the process here, synchronously, before
-  /// any thread or signal handler exists (that is what keeps `loadctl --version` close to a
-  /// hello world's start-up). What is left is a subcommand to ``run(_:environment:)``.
+  /// help, completions and usage errors are printed here, synchronously, before any thread or
+  /// signal handler exists (that is what keeps `loadctl --version` close to a hello world's
+  /// start-up). What is left is a subcommand to ``run(_:with:environment:)``.
   package static func respondOrParse(
     arguments: [String], environment: [String: String]
-  ) -> Invocation {
+  ) -> Request {
     let program = CommandTable.program
     let result: ParseResult
     do throws(UsageError) {
       result = try parse(arguments, spec: program)
     } catch {
-      fail(usage: error, json: arguments.prefix { $0 != "--" }.contains("--json"))
+      let failure = fail(usage: error, json: arguments.prefix { $0 != "--" }.contains("--json"))
+      return .answered(.exit(failure.status))
     }
     switch result {
     case .version:
       printOut("loadctl \(CommandTable.version)\n")
-      exit(0)
     case .help(let command):
       let width = HelpRenderer.width(columns: environment["COLUMNS"])
       printOut(HelpRenderer(program: program, width: width).render(command: command) + "\n")
-      exit(0)
     case .manual:
       printOut(ManPage(program: program).text)
-      exit(0)
     case .completions(let shell):
       guard let script = completionScript(shell: shell, spec: program) else {
-        fail(
+        let failure = fail(
           usage: .invalidValue(
             "unknown shell '\(shell)' (use bash, zsh or fish)", command: "completions"))
+        return .answered(.exit(failure.status))
       }
       printOut(script)
-      exit(0)
     case .run(let invocation):
-      guard CommandTable.runner(for: invocation.command) != nil else {
-        fail(usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
+      guard let runner = CommandTable.runner(for: invocation.command) else {
+        let failure = fail(
+          usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
+        return .answered(.exit(failure.status))
       }
-      return invocation
+      return .run(invocation, runner)
+    }
+    return .answered(.exit(0))
+  }
+
+  /// Runs a parsed subcommand and returns how the process must end.
+  package static func run(
+    _ invocation: Invocation, with runner: CommandTable.Runner, environment: [String: String]
+  ) async -> ProcessEnd {
+    do throws(EarlyExit) {
+      return try await runner(invocation, environment)
+    } catch {
+      return .exit(error.status)
     }
   }
 
-  /// Runs a parsed subcommand and ends the process with its documented status.
-  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
-    guard let run = CommandTable.runner(for: invocation.command) else {
-      fail(usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
-    }
-    await run(invocation, environment)
-  }
-
-  /// Prints a usage error and exits 64; with `--json`, also an `error` event on stdout.
-  package static func fail(usage error: UsageError, json: Bool = false) -> Never {
+  /// Prints a usage error (status 64); with `--json`, also an `error` event on stdout.
+  package static func fail(usage error: UsageError, json: Bool = false) -> EarlyExit {
     printErr(error.render(program: CommandTable.program) + "\n")
     if json {
       printOut(
@@ -67,31 +79,33 @@ package enum Loadctl {
           command: error.command, kind: "usage", message: error.message,
           status: UsageError.exitCode))
     }
-    exit(UsageError.exitCode)
+    return EarlyExit(status: UsageError.exitCode)
   }
 
-  /// Prints `Error: message` and exits 65 (bad input data); with `--json`, also an `error`
-  /// event on stdout.
+  /// Prints `Error: message` (status 65, bad input data); with `--json`, also an `error` event
+  /// on stdout.
   package static func fail(badInput message: String, command: String? = nil, json: Bool = false)
-    -> Never
+    -> EarlyExit
   {
     printErr("Error: \(message.escapingControlCharacters)\n")
     let status = CommandRuntime.ExitStatus.badInput
     if json {
       printOut(errorEvent(command: command, kind: "bad_input", message: message, status: status))
     }
-    exit(status)
+    return EarlyExit(status: status)
   }
 
-  /// Prints `Error: message` and exits 69 (a tool loadctl needs is missing); with `--json`,
-  /// also an `error` event on stdout.
-  package static func fail(unavailable message: String, command: String?, json: Bool) -> Never {
+  /// Prints `Error: message` (status 69, a tool loadctl needs is missing); with `--json`, also
+  /// an `error` event on stdout.
+  package static func fail(unavailable message: String, command: String?, json: Bool)
+    -> EarlyExit
+  {
     printErr("Error: \(message.escapingControlCharacters)\n")
     let status = ExternalCommand.unavailableStatus
     if json {
       printOut(errorEvent(command: command, kind: "unavailable", message: message, status: status))
     }
-    exit(status)
+    return EarlyExit(status: status)
   }
 
   /// The one line a `--json` run prints on stdout when it ends before its flow could start:
@@ -108,13 +122,15 @@ package enum Loadctl {
     return event.serialized + "\n"
   }
 
-  /// Opens `--input` (a file, or `-` for stdin), or exits 65 with one clear line.
-  package static func openInput(_ path: String?, for invocation: Invocation) -> (Int32, Bool)? {
+  /// Opens `--input` (a file, or `-` for stdin); one clear line and status 65 when it cannot.
+  package static func openInput(_ path: String?, for invocation: Invocation)
+    throws(EarlyExit) -> (Int32, Bool)?
+  {
     guard let path else { return nil }
     do throws(InputFile.Failure) {
       return try InputFile.open(path, option: "--input")
     } catch {
-      fail(badInput: error.message, command: invocation.command, json: invocation.json)
+      throw fail(badInput: error.message, command: invocation.command, json: invocation.json)
     }
   }
 

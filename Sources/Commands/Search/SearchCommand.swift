@@ -68,28 +68,31 @@ package enum SearchCommand {
       "loadctl search --json task | jq -r 'select(.event == \"end\") | .state.items[]'",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+  package static func run(_ invocation: Invocation, environment: [String: String])
+    async throws(EarlyExit) -> ProcessEnd
+  {
     let source: SearchSource
     let queries: SearchQueries
     do {
       queries = try SearchQueries(invocation, stdinIsTerminal: isatty(0) == 1)
       source = try SearchSource(invocation, environment: environment)
     } catch let error as UsageError {
-      Loadctl.fail(usage: error, json: invocation.json)
+      throw Loadctl.fail(usage: error, json: invocation.json)
     } catch let error as ExternalCommand.Unavailable {
-      Loadctl.fail(unavailable: error.message, command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(
+        unavailable: error.message, command: invocation.command, json: invocation.json)
     } catch {
-      Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
     }
     let naive = invocation.flag("naive")
-    let debounce = naive ? Duration.zero : invocation.duration("debounce") ?? .milliseconds(300)
-    let inputFD = queries.openInput(for: invocation)
+    let debounce = naive ? Duration.zero : invocation.defaultedDuration("debounce")
+    let inputFD = try queries.openInput(for: invocation)
     let options: [(String, JSONValue)] =
       [
         ("mode", naive ? "naive" : "latest"),
         ("debounce_ms", naive ? .null : .double(EventOutput.milliseconds(debounce))),
       ] + source.options + queries.options
-    await CommandRuntime.run(
+    return try await CommandRuntime.run(
       invocation, options: options, environment: environment, loading: [SearchFlow.requestName]
     ) { context in
       let flow = SearchFlow(

@@ -48,7 +48,7 @@ struct SearchQueries: Sendable {
       guard !typed.isEmpty else {
         throw UsageError.invalidValue("'--type' needs at least one character", command: "search")
       }
-      let keystroke = invocation.duration("keystroke") ?? .milliseconds(120)
+      let keystroke = invocation.defaultedDuration("keystroke")
       // The last keystroke's line is `@OFFSET …`, and an offset past `maxDuration` would be
       // rejected as a bad input line the user never wrote.
       guard keystroke * (typed.count - 1) <= maxDuration else {
@@ -82,9 +82,9 @@ struct SearchQueries: Sendable {
   }
 
   /// Opens `--input` (exits 65 with one line when it can't); `nil` for the other sources.
-  func openInput(for invocation: Invocation) -> (Int32, Bool)? {
+  func openInput(for invocation: Invocation) throws(EarlyExit) -> (Int32, Bool)? {
     guard case .input(let path) = source else { return nil }
-    return Loadctl.openInput(path, for: invocation)
+    return try Loadctl.openInput(path, for: invocation)
   }
 
   /// The lines of the argument or of the typing; empty for `--input`.

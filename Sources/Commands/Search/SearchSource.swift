@@ -45,8 +45,8 @@ package struct SearchSource: Sendable {
     let headers = try ExternalCommand.checkedOptions(
       invocation, given: given.first?.0, runsProcess: runsProcesses)
     let limits = Limits(
-      timeout: invocation.duration("timeout") ?? .seconds(10),
-      killAfter: invocation.duration("kill-after") ?? .seconds(2))
+      timeout: invocation.defaultedDuration("timeout"),
+      killAfter: invocation.defaultedDuration("kill-after"))
     if let url {
       let template = try SearchURLTemplate(url)
       let curl = try ExternalCommand.curl(environment: environment, task: "search")
@@ -65,9 +65,9 @@ package struct SearchSource: Sendable {
     let seed =
       invocation.int("seed").map { UInt64($0) } ?? (virtual ? 0 : SearchLatency.randomSeed())
     latency = SearchLatency(
-      latency: simulated ? invocation.duration("latency") ?? .milliseconds(200) : .zero,
+      latency: simulated ? invocation.defaultedDuration("latency") : .zero,
       jitter: invocation.duration("jitter") ?? .zero, seed: seed)
-    limit = invocation.int("limit") ?? 10
+    limit = invocation.defaultedInt("limit")
   }
 
   /// The source's settings for the `start` event.

@@ -75,19 +75,21 @@ package enum TickerCommand {
     }
   }
 
-  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
+  package static func run(_ invocation: Invocation, environment: [String: String])
+    async throws(EarlyExit) -> ProcessEnd
+  {
     let buffer: TickerBuffer
     let random: RandomSettings?
     let exec: ExecSettings?
     do throws(UsageError) {
-      buffer = try TickerBuffer.parse(invocation.string("buffer") ?? "")
+      buffer = try TickerBuffer.parse(invocation.defaultedString("buffer"))
       exec = try execSettings(invocation)
       random = try randomSettings(invocation)
     } catch {
-      Loadctl.fail(usage: error, json: invocation.json)
+      throw Loadctl.fail(usage: error, json: invocation.json)
     }
     let from = invocation.string("from")
-    let input = from.map { openFrom($0, for: invocation) }
+    let input = try from.map { path throws(EarlyExit) in try openFrom(path, for: invocation) }
     let count = invocation.int("count")
     let source: JSONValue = exec != nil ? "exec" : from != nil ? "lines" : "random"
     let options: [(String, JSONValue)] = [
@@ -101,7 +103,7 @@ package enum TickerCommand {
       ("from", from.map(JSONValue.string) ?? .null),
     ]
     let flow = TickerFlow(buffer: buffer, count: count)
-    await CommandRuntime.run(
+    return try await CommandRuntime.run(
       invocation, options: options + (exec?.options ?? []), environment: environment
     ) { context in
       if let random {
@@ -139,12 +141,15 @@ package enum TickerCommand {
       reject: { context.reject($0) })
   }
 
-  /// Opens `--from`, or exits 65 with one clear line.
-  private static func openFrom(_ path: String, for invocation: Invocation) -> (Int32, Bool) {
+  /// Opens `--from`; one clear line and status 65 when it cannot.
+  private static func openFrom(_ path: String, for invocation: Invocation)
+    throws(EarlyExit) -> (Int32, Bool)
+  {
     do throws(InputFile.Failure) {
       return try InputFile.open(path, option: "--from")
     } catch {
-      Loadctl.fail(badInput: error.message, command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(
+        badInput: error.message, command: invocation.command, json: invocation.json)
     }
   }
 
@@ -182,7 +187,7 @@ package enum TickerCommand {
           + "time", command: "ticker")
     }
     return ExecSettings(
-      command: command, killAfter: invocation.duration("kill-after") ?? .seconds(2))
+      command: command, killAfter: invocation.defaultedDuration("kill-after"))
   }
 
   /// The random feed's settings, or `nil` with `--from` or `--exec`.
@@ -198,8 +203,8 @@ package enum TickerCommand {
       }
       return nil
     }
-    let min = invocation.double("min") ?? 90
-    let max = invocation.double("max") ?? 110
+    let min = invocation.defaultedDouble("min")
+    let max = invocation.defaultedDouble("max")
     // Virtual time promises the same output for the same command line: its default seed is 0.
     let virtual = invocation.string("clock") == "virtual"
     let seed =
@@ -209,7 +214,7 @@ package enum TickerCommand {
       prices = try RandomPrices(seed: seed, min: min, max: max)
     } catch {
       let range =
-        "'--min \(invocation.string("min") ?? "")' and '--max \(invocation.string("max") ?? "")'"
+        "'--min \(invocation.defaultedString("min"))' and '--max \(invocation.defaultedString("max"))'"
       let message =
         switch error {
         case .notIncreasing: "\(range): --min must be less than --max"
@@ -219,6 +224,6 @@ package enum TickerCommand {
       throw .invalidValue(message, command: "ticker")
     }
     return RandomSettings(
-      prices: prices, seed: seed, interval: invocation.duration("interval") ?? .seconds(1))
+      prices: prices, seed: seed, interval: invocation.defaultedDuration("interval"))
   }
 }

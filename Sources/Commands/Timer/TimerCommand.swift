@@ -37,16 +37,18 @@ package enum TimerCommand {
       "loadctl timer --interval 100ms --duration 2s --json | jq -c 'select(.event == \"end\")'",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String]) async -> Never {
-    let interval = invocation.duration("interval") ?? .seconds(1)
+  package static func run(_ invocation: Invocation, environment: [String: String])
+    async throws(EarlyExit) -> ProcessEnd
+  {
+    let interval = invocation.defaultedDuration("interval")
     let tickLimit = invocation.int("ticks")
     let duration = invocation.duration("duration")
     let paused = invocation.flag("paused")
     let input = invocation.string("input")
     if let problem = problem(invocation) {
-      Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: invocation.json)
+      throw Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: invocation.json)
     }
-    let inputFD = Loadctl.openInput(input, for: invocation)
+    let inputFD = try Loadctl.openInput(input, for: invocation)
     let options: [(String, JSONValue)] = [
       ("interval_ms", .double(EventOutput.milliseconds(interval))),
       ("ticks", tickLimit.map(JSONValue.int) ?? .null),
@@ -54,7 +56,8 @@ package enum TimerCommand {
       ("paused", .bool(paused)),
       ("input", input.map(JSONValue.string) ?? .null),
     ]
-    await CommandRuntime.run(invocation, options: options, environment: environment) { context in
+    return try await CommandRuntime.run(invocation, options: options, environment: environment) {
+      context in
       let flow = TimerFlow(clock: context.clock, interval: interval, tickLimit: tickLimit)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await TimerRun(flow: flow, context: context).run(

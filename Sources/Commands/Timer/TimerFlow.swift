@@ -16,8 +16,7 @@ package struct TimerFlow: Sendable {
 
   package static let timerID: EffectID = "timer"
 
-  package init(clock: any Clock<Duration>, interval: Duration = .seconds(1), tickLimit: Int? = nil)
-  {
+  package init(clock: any Clock<Duration>, interval: Duration, tickLimit: Int? = nil) {
     precondition(interval > .zero, "a timer needs a positive interval")
     self.clock = clock
     self.interval = interval
