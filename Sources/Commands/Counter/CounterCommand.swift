@@ -68,8 +68,14 @@ package enum CounterCommand {
           "give actions as arguments or with '--input', not both", command: spec.name),
         json: invocation.json)
     }
-    if let problem = firstProblem(in: actions) {
-      throw Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
+    // Parsed once, before anything runs, so a typo never runs half a script.
+    let script: [TimedAction<CounterAction>]
+    do throws(InputError) {
+      script = try TimedAction.parse(actions, as: CounterAction.parse)
+    } catch {
+      throw Loadctl.fail(
+        badInput: "argument \(error.line): \(error.message)", command: invocation.command,
+        json: invocation.json)
     }
     let work: CounterWork
     do throws(UsageError) {
@@ -90,31 +96,20 @@ package enum CounterCommand {
     ) { context in
       let flow = CounterFlow(
         policy: policy, workLabel: work.label, work: work.operation(clock: context.clock))
-      let lines =
-        inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-        ?? (actions.isEmpty ? nil : LineSource.lines(actions))
-      return await runFlow(flow, lines: lines, context: context)
+      let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
+      return await runFlow(
+        flow, lines: lines, script: actions.isEmpty ? nil : script, context: context)
     }
   }
 
-  /// Checks the action arguments before anything runs, so a typo never runs half a script.
-  /// - Returns: The message for the first bad argument, or `nil` when all are fine.
-  static func firstProblem(in actions: [String]) -> String? {
-    for (index, text) in actions.enumerated() {
-      do throws(InputError) {
-        guard let line = try InputLine.parse(text, number: index + 1) else { continue }
-        if case .failure(let error) = CounterAction.parse(line.body) {
-          return "argument \(index + 1): \(error.message)"
-        }
-      } catch {
-        return "argument \(index + 1): \(error.message)"
-      }
+  /// Where actions come from: the arguments, or input lines; else keys at a terminal; else none.
+  static func input(
+    lines: AsyncStream<RawLine>?, script: [TimedAction<CounterAction>]?, context: RunContext
+  ) -> AnyInput<CounterAction>? {
+    if let script {
+      return AnyInput(
+        ScriptedInput(actions: script, clock: context.clock, elapsed: context.elapsed))
     }
-    return nil
-  }
-
-  /// Where actions come from: argument or input lines; else keys at a terminal; else none.
-  static func input(lines: AsyncStream<RawLine>?, context: RunContext) -> AnyInput<CounterAction>? {
     if let lines { return AnyInput(context.input(lines, parse: CounterAction.parse)) }
     let legend = "keys: + increment · - decrement · d delayed increment · c cancel · q quit"
     let keys = context.terminal.keyActions(legend: legend) { key -> KeyResult<CounterAction> in
@@ -134,13 +129,17 @@ package enum CounterCommand {
   ///
   /// - Returns: `completed` with the final state, or `failed` (exit status 1) with
   ///   `failed_increments` when any delayed increment's work failed.
+  /// - Parameters:
+  ///   - lines: Input lines (`--input`), parsed as they come.
+  ///   - script: Actions parsed from the arguments; they take the place of `lines`.
   package static func runFlow(
-    _ flow: CounterFlow, lines: AsyncStream<RawLine>?, context: RunContext
+    _ flow: CounterFlow, lines: AsyncStream<RawLine>?,
+    script: [TimedAction<CounterAction>]? = nil, context: RunContext
   ) async -> FlowEnd {
     let renderer = Self.renderer(for: flow, output: context.output)
     let failures = Locked(0)
     let store = Store(initialState: CounterState(), reducer: flow.reduce)
-    let inputs = Prepended([], then: input(lines: lines, context: context))
+    let inputs = Prepended([], then: input(lines: lines, script: script, context: context))
     let result = await context.run(store, inputs: inputs, onCancel: .interrupt) { event in
       if case .transition(.delayedIncrementFailed, _, _, _) = event {
         failures.withLock { $0 += 1 }

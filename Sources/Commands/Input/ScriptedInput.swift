@@ -10,7 +10,8 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Action
   package typealias Failure = Never
 
-  let lines: AsyncStream<RawLine>
+  let lines: AsyncStream<RawLine>?
+  let parsed: [TimedAction<Action>]
   let clock: any Clock<Duration>
   let elapsed: @Sendable () -> Duration
   let parse: @Sendable (String) -> Result<Action, InputError>
@@ -29,23 +30,41 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
     reject: @escaping @Sendable (InputError) -> Void
   ) {
     self.lines = lines
+    self.parsed = []
     self.clock = clock
     self.elapsed = elapsed
     self.parse = parse
     self.reject = reject
   }
 
+  /// Actions parsed before the run (arguments): each applies at its time, in order.
+  package init(
+    actions: [TimedAction<Action>], clock: any Clock<Duration>,
+    elapsed: @escaping @Sendable () -> Duration
+  ) {
+    self.lines = nil
+    self.parsed = actions
+    self.clock = clock
+    self.elapsed = elapsed
+    self.parse = { _ in preconditionFailure("parsed actions are never parsed again") }
+    self.reject = { _ in }
+  }
+
   package func makeAsyncIterator() -> Iterator {
-    Iterator(input: self, lines: lines.makeAsyncIterator())
+    Iterator(input: self, lines: lines?.makeAsyncIterator(), parsed: parsed[...])
   }
 
   /// Reads, waits and parses one action at a time.
   package struct Iterator: AsyncIteratorProtocol {
     let input: ScriptedInput
-    var lines: AsyncStream<RawLine>.Iterator
+    var lines: AsyncStream<RawLine>.Iterator?
+    var parsed: ArraySlice<TimedAction<Action>>
 
     package mutating func next() async -> Action? {
-      while let raw = await lines.next() {
+      if let timed = parsed.popFirst() {
+        return await wait(timed.timing) ? timed.action : nil
+      }
+      while let raw = await lines?.next() {
         guard let text = raw.text else {
           input.reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
           continue
@@ -85,5 +104,28 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
         return false
       }
     }
+  }
+}
+
+/// An action and when it applies, parsed once from an argument in the input-line grammar.
+package struct TimedAction<Action: Sendable>: Sendable {
+  package let timing: InputLine.Timing
+  package let action: Action
+
+  /// Parses arguments such as `+`, `+300ms d` or `@2s cancel`, all or nothing; blank ones and
+  /// comments are skipped.
+  /// - Throws: The first bad argument's problem, numbered from 1.
+  package static func parse(
+    _ texts: [String], as parse: (String) -> Result<Action, InputError>
+  ) throws(InputError) -> [TimedAction] {
+    var actions: [TimedAction] = []
+    for (index, text) in texts.enumerated() {
+      guard let line = try InputLine.parse(text, number: index + 1) else { continue }
+      switch parse(line.body) {
+      case .success(let action): actions.append(TimedAction(timing: line.timing, action: action))
+      case .failure(let error): throw InputError(line: index + 1, message: error.message)
+      }
+    }
+    return actions
   }
 }

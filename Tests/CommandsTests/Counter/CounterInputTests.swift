@@ -38,16 +38,30 @@ import Testing
     #expect(throws: InputError.self) { try InputLine.parse("+ +", number: 5) }
   }
 
-  @Test func argumentsAreCheckedBeforeAnythingRuns() {
-    #expect(CounterCommand.firstProblem(in: ["+", "+", "-", "delayed", "+1s d", "@2s +"]) == nil)
+  @Test func argumentsAreParsedOnceBeforeAnythingRuns() throws {
+    let script = try TimedAction.parse(
+      ["+", "+", "-", "delayed", "+1s d", "@2s +", "# a comment"], as: CounterAction.parse)
     #expect(
-      CounterCommand.firstProblem(in: ["+", "plus", "x"])
-        == "argument 2: unknown action 'plus' (expected +, -, d or cancel; or inc, dec, delayed)")
+      script.map(\.action) == [
+        .increment, .increment, .decrement, .delayedIncrement, .delayedIncrement, .increment,
+      ])
+    #expect(script.map(\.timing)[4...] == [.after(.seconds(1)), .at(.seconds(2))])
     #expect(
-      CounterCommand.firstProblem(in: ["d", "+1s"])
-        == "argument 2: nothing after the time prefix '+1s'")
-    #expect(
-      CounterCommand.firstProblem(in: ["+soon d"])?.hasPrefix(
-        "argument 1: invalid time prefix '+soon'") == true)
+      problem(in: ["+", "plus", "x"])
+        == InputError(
+          line: 2,
+          message: "unknown action 'plus' (expected +, -, d or cancel; or inc, dec, delayed)"))
+    #expect(problem(in: ["d", "+1s"])?.message == "nothing after the time prefix '+1s'")
+    #expect(problem(in: ["+soon d"])?.line == 1)
+    #expect(problem(in: ["+soon d"])?.message.hasPrefix("invalid time prefix '+soon'") == true)
+  }
+
+  private func problem(in arguments: [String]) -> InputError? {
+    do throws(InputError) {
+      _ = try TimedAction.parse(arguments, as: CounterAction.parse)
+      return nil
+    } catch {
+      return error
+    }
   }
 }
