@@ -127,7 +127,8 @@ import Testing
           try await Subprocess.shell("sleep 100 & sleep 100 & echo ready; wait").withLines {
             lines in
             _ = await lines.next()
-            group.withLock { $0 = lines.child.pid }
+            group.withLock { $0 = lines.child.group }
+            #expect(getpgid(lines.child.pid) == lines.child.group, "the command is in the group")
             while await lines.next() != nil {}
           }
         }
@@ -194,7 +195,7 @@ import Testing
     let (_, termination, _) = try await Subprocess.shell("sleep 100 & sleep 100 & echo ready; wait")
       .withLines { lines in
         _ = await lines.next()
-        group.withLock { $0 = lines.child.pid }
+        group.withLock { $0 = lines.child.group }
         lines.child.closeLifeline()
         while await lines.next() != nil {}
       }

@@ -27,7 +27,12 @@ extension ChildProcess {
     return unsafeBitCast(address, to: Function.self)
   }
 
-  /// Spawns the command, then its lifeline watcher, then the reader thread.
+  /// Spawns the lifeline watcher as the leader of a new process group, then the command into
+  /// that group, then the reader thread.
+  ///
+  /// The watcher comes first so that no moment exists where the command runs unwatched: were
+  /// this process killed between two spawns, a command started first would be left behind
+  /// (seen under load: `kill -9` right after the command's first output left it running).
   static func start(_ command: Subprocess) throws(SubprocessError) -> ChildProcess {
     try spawnLock.withLock { spawns throws(SubprocessError) in
       spawns += 1
@@ -43,22 +48,26 @@ extension ChildProcess {
       }
       let (out, err, lifeline, wake) = try (makePipe(), makePipe(), makePipe(), makePipe())
       _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
-      let pid = try spawn(
-        command.executable, command.arguments, environment: command.environment,
-        fds: (command.standardInput ?? -1, out.write, err.write), group: 0)
-      Subprocesses.live.withLock { $0.append(pid) }
-      func abandon(_ error: SubprocessError, watcher: pid_t? = nil) -> SubprocessError {
-        kill(-pid, SIGKILL)
-        Subprocesses.live.withLock { $0.removeAll { $0 == pid } }
-        for child in [pid, watcher ?? pid] { while waitpid(child, nil, 0) < 0, errno == EINTR {} }
+      // The group's leader: at the end of its input (this process gone, or the lifeline closed)
+      // it kills its whole group, itself included. Its signals are blocked, so that teardown's
+      // SIGTERM leaves it alive until the group's SIGKILL.
+      let watcher = try spawn(
+        "/bin/sh", ["-c", "read _; kill -s KILL 0"], environment: nil,
+        fds: (lifeline.read, -1, -1), group: 0, blocked: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
+      Subprocesses.live.withLock { $0.append(watcher) }
+      func abandon(_ error: SubprocessError, pid: pid_t? = nil) -> SubprocessError {
+        kill(-watcher, SIGKILL)
+        Subprocesses.live.withLock { $0.removeAll { $0 == watcher } }
+        for child in [watcher, pid ?? watcher] {
+          while waitpid(child, nil, 0) < 0, errno == EINTR {}
+        }
         return error
       }
-      // Blocked, so that teardown's SIGTERM leaves it alive until the group's SIGKILL.
-      let watcher: pid_t
+      let pid: pid_t
       do throws(SubprocessError) {
-        watcher = try spawn(
-          "/bin/sh", ["-c", "read _; kill -s KILL -- -\(pid)"], environment: nil,
-          fds: (lifeline.read, -1, -1), group: pid, blocked: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
+        pid = try spawn(
+          command.executable, command.arguments, environment: command.environment,
+          fds: (command.standardInput ?? -1, out.write, err.write), group: watcher)
       } catch {
         throw abandon(error)
       }
@@ -69,7 +78,7 @@ extension ChildProcess {
       made = [out.write, err.write, lifeline.read]
       guard ReaderThread.start({ child.run() }) else {
         made += [out.read, err.read, lifeline.write, pidfd]  // `wake` closes with `child`
-        throw abandon(.spawnFailed(executable: command.executable, errno: EAGAIN), watcher: watcher)
+        throw abandon(.spawnFailed(executable: command.executable, errno: EAGAIN), pid: pid)
       }
       return child
     }

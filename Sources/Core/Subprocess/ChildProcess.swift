@@ -33,7 +33,10 @@ final class ChildProcess: Sendable {
   }
 
   let pid: pid_t
+  /// The lifeline watcher, the leader of the command's process group.
   let watcher: pid_t
+  /// The process group of the command and its watcher (the watcher's pid).
+  var group: pid_t { watcher }
   private let command: Subprocess
   private let stdout: Int32
   private let stderr: Int32
@@ -128,7 +131,7 @@ final class ChildProcess: Sendable {
         return (state.stopping, room)
       }
       if stopping, termination == nil, !terminated {
-        kill(-pid, SIGTERM)
+        kill(-group, SIGTERM)
         terminated = true
         deadline = .now + command.killAfter
       }
@@ -175,7 +178,7 @@ final class ChildProcess: Sendable {
       }
       if let due = deadline, ContinuousClock.now >= due {
         guard termination == nil else { break }
-        kill(-pid, SIGKILL)
+        kill(-group, SIGKILL)
         deadline = nil
       }
     }
@@ -184,10 +187,10 @@ final class ChildProcess: Sendable {
     finish(Ending(termination: termination ?? .exited(-1), stderrTail: tail.finish()))
   }
 
-  /// The leader is reaped: kills what is left of the group, reaps the watcher, drops the pgid.
+  /// The command is reaped: kills what is left of its group, reaps the watcher, drops the group.
   private func reapGroup() {
-    kill(-pid, SIGKILL)
-    Subprocesses.live.withLock { $0.removeAll { $0 == pid } }
+    kill(-group, SIGKILL)
+    Subprocesses.live.withLock { $0.removeAll { $0 == group } }
     var status: Int32 = 0
     while waitpid(watcher, &status, 0) < 0, errno == EINTR {}
     closeLifeline()

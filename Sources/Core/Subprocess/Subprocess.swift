@@ -6,7 +6,7 @@
 
 /// A command to run as a child process that the calling task owns, start to teardown.
 ///
-/// The command runs in a process group of its own (its pid is the group id), stdin from
+/// The command runs in a process group of its own (led by its lifeline watcher), stdin from
 /// `/dev/null` unless ``standardInput`` says otherwise, with every signal at its default and
 /// none blocked. A thread of its own reads stdout (bounded: a child that out-writes its consumer
 /// is blocked by the pipe), keeps the last lines of stderr and reaps the process, so no
