@@ -31,8 +31,7 @@ extension ChildProcess {
   /// that group, then the reader thread.
   ///
   /// The watcher comes first so that no moment exists where the command runs unwatched: were
-  /// this process killed between two spawns, a command started first would be left behind
-  /// (seen under load: `kill -9` right after the command's first output left it running).
+  /// this process killed between two spawns, a command started first would be left behind.
   static func start(_ command: Subprocess) throws(SubprocessError) -> ChildProcess {
     try spawnLock.withLock { spawns throws(SubprocessError) in
       spawns += 1

@@ -3,10 +3,9 @@ import Testing
 
 /// Bounds how many end-to-end test cases run at once.
 ///
-/// Swift Testing starts every test case in parallel. Each end-to-end case runs real processes
-/// (loadctl, its children, shells, a python validator), so on a two-core machine a full run
-/// once had 78 loadctl and 59 python processes alive together (load average 45): a validator
-/// that needs 0.3 s of CPU then took over 30 s and hit the harness's failsafe. Through this
+/// Swift Testing starts every test case in parallel, and each end-to-end case runs real
+/// processes (loadctl, its children, shells, a python validator); unbounded, they starve each
+/// other and the test process past the harness's failsafes on a small machine. Through this
 /// trait a case first takes one of a few slots; waiting for a slot is not part of any timeout.
 /// `LOADCTL_E2E_PARALLEL` sets the number of slots (default: three per core, at least four).
 struct ProcessSlots: SuiteTrait, TestTrait, TestScoping {

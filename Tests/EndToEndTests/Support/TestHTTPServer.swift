@@ -94,8 +94,8 @@ final class TestHTTPServer: Sendable {
 
   /// Fetches `pathAndQuery` with `curl` and returns the status and the body as text.
   ///
-  /// curl, not `URLSession`: loadctl's own `--url` runs curl, and FoundationNetworking's
-  /// session was seen to leave a request unsent for 30 s on a loaded machine.
+  /// curl, the same client loadctl's `--url` runs, rather than FoundationNetworking's session,
+  /// whose requests wait on the test process's own (possibly busy) threads.
   func get(_ pathAndQuery: String, timeout: Duration = LoadctlProcess.defaultTimeout)
     async throws -> (status: Int, body: String)
   {
