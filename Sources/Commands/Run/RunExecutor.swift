@@ -37,35 +37,8 @@ final class RunExecutor: TaskExecutor, @unchecked Sendable {
     self.onIdle = onIdle
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(condition, nil)
-    guard Self.startThread({ [self] in loop() }) else { return nil }
-  }
-
-  /// A detached thread with a stack as large as the main thread's: jobs of any task run on it.
-  private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Box: Sendable {
-      let body: @Sendable () -> Void
-      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    pthread_attr_setstacksize(&attributes, 8 << 20)
-    #if canImport(Glibc)
-      var thread = pthread_t()
-    #else
-      var thread: pthread_t?
-    #endif
-    let result = pthread_create(
-      &thread, &attributes,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-      }, box)
-    pthread_attr_destroy(&attributes)
-    if result != 0 { Unmanaged<Box>.fromOpaque(box).release() }
-    return result == 0
+    // A stack as large as the main thread's: jobs of any task run on it.
+    guard ReaderThread.start(stackSize: 8 << 20, { [self] in loop() }) else { return nil }
   }
 
   func enqueue(_ job: consuming ExecutorJob) {

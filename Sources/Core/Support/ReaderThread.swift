@@ -10,17 +10,20 @@
 /// libdispatch on Linux cannot see that a worker is blocked in `read`, so blocked readers can
 /// starve other work. A plain detached thread per reader never competes with async work.
 package enum ReaderThread {
-  /// Starts `body` on a new detached thread; it ends when `body` returns.
+  /// Starts `body` on a new detached thread with a stack of `stackSize` bytes; it ends when
+  /// `body` returns.
   ///
   /// - Returns: Whether the thread was made; if not, `body` never runs and the caller must end
   ///   whatever waits for it.
   @discardableResult
-  package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+  package static func start(stackSize: Int = 256 * 1024, _ body: @escaping @Sendable () -> Void)
+    -> Bool
+  {
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    pthread_attr_setstacksize(&attributes, 256 * 1024)
+    pthread_attr_setstacksize(&attributes, stackSize)
     #if canImport(Glibc)
       var thread = pthread_t()
     #else
