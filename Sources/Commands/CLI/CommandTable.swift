@@ -10,12 +10,20 @@ package enum CommandTable {
 
   /// Every subcommand with its runner.
   static let entries: [(spec: CommandSpec, run: Runner)] = [
-    (ProfileCommand.spec, ProfileCommand.run),
-    (SearchCommand.spec, SearchCommand.run),
-    (CounterCommand.spec, CounterCommand.run),
-    (TimerCommand.spec, TimerCommand.run),
-    (TickerCommand.spec, TickerCommand.run),
+    entry(ProfileCommand.self), entry(SearchCommand.self), entry(CounterCommand.self),
+    entry(TimerCommand.self), entry(TickerCommand.self),
   ]
+
+  /// A subcommand's table entry: its runner types the shared options and the run mode (once,
+  /// from the terminals as they are now), then the subcommand's own options, then runs it.
+  static func entry<Command: Subcommand>(_: Command.Type) -> (spec: CommandSpec, run: Runner) {
+    let runner: Runner = { invocation, environment throws(EarlyExit) in
+      let run = RunOptions(invocation, environment: environment, terminals: .current())
+      let options = try Command.options(invocation, run, environment: environment)
+      return try await Command.run(options, run)
+    }
+    return (Command.spec, runner)
+  }
 
   /// The command-line surface.
   package static let program = ProgramSpec(

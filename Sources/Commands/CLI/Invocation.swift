@@ -89,6 +89,12 @@ package struct Invocation: Sendable, Equatable {
   /// ``duration(_:)`` for an option with a default in the command table.
   package func defaultedDuration(_ name: String) -> Duration { defaulted(name, duration(name)) }
 
+  /// The choice option `--name` as `Value`, else the table's default; a choice the table allows
+  /// and `Value` lacks is a programming error.
+  package func defaultedChoice<Value: RawRepresentable<String>>(_ name: String) -> Value {
+    converted(defaultedString(name), name, Value.init(rawValue:))
+  }
+
   private func defaulted<Value>(_ name: String, _ value: Value?) -> Value {
     guard let value else {
       preconditionFailure("'--\(name)' of '\(command)' has no default in the command table")

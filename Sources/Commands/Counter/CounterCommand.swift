@@ -1,7 +1,7 @@
 import LoadctlCore
 
 /// `loadctl counter`: the TCA effect example's counter with a delayed increment, driven by arguments or input.
-package enum CounterCommand {
+package enum CounterCommand: Subcommand {
   static let policies = ["drop", "latest", "queue", "parallel"]
 
   package static let spec = CommandSpec(
@@ -57,16 +57,39 @@ package enum CounterCommand {
         + "--policy latest --exec 'swift build'",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String])
-    async throws(EarlyExit) -> ProcessEnd
-  {
+  /// `counter`'s options, typed and checked once.
+  package struct Options: Sendable {
+    /// The actions given as arguments, parsed; empty when they come from `--input` or keys.
+    let script: [TimedAction<CounterAction>]
+    /// The same actions as written, for the `start` event.
+    let actions: [String]
+    /// `--input`.
+    let input: String?
+    /// `--delay`, or `--exec` with `--kill-after`.
+    let work: CounterWork
+    /// `--policy`.
+    let policy: EffectPolicy
+
+    /// The settings the `start` event echoes.
+    var startFields: [(String, JSONValue)] {
+      work.options + [
+        ("policy", .string(policy.rawValue)),
+        ("actions", .array(actions.map(JSONValue.string))),
+        ("input", input.map(JSONValue.string) ?? .null),
+      ]
+    }
+  }
+
+  package static func options(
+    _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
+  ) throws(EarlyExit) -> Options {
     let actions = invocation.positionals
     let input = invocation.string("input")
     if input != nil, !actions.isEmpty {
       throw Loadctl.fail(
         usage: .invalidValue(
           "give actions as arguments or with '--input', not both", command: spec.name),
-        json: invocation.json)
+        json: run.json)
     }
     // Parsed once, before anything runs, so a typo never runs half a script.
     let script: [TimedAction<CounterAction>]
@@ -74,31 +97,33 @@ package enum CounterCommand {
       script = try TimedAction.parse(actions, as: CounterAction.parse)
     } catch {
       throw Loadctl.fail(
-        badInput: "argument \(error.line): \(error.message)", command: invocation.command,
-        json: invocation.json)
+        badInput: "argument \(error.line): \(error.message)", command: run.command, json: run.json)
     }
     let work: CounterWork
     do throws(UsageError) {
-      work = try CounterWork(invocation)
+      work = try CounterWork(invocation, mode: run.mode)
     } catch {
-      throw Loadctl.fail(usage: error, json: invocation.json)
+      throw Loadctl.fail(usage: error, json: run.json)
     }
-    let policy = invocation.string("policy").flatMap(EffectPolicy.init) ?? .drop
-    let inputFD = try Loadctl.openInput(input, for: invocation)
-    let options: [(String, JSONValue)] =
-      work.options + [
-        ("policy", .string(policy.rawValue)),
-        ("actions", .array(actions.map(JSONValue.string))),
-        ("input", input.map(JSONValue.string) ?? .null),
-      ]
+    return Options(
+      script: script, actions: actions, input: input, work: work,
+      policy: invocation.defaultedChoice("policy"))
+  }
+
+  package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
+    -> ProcessEnd
+  {
+    let inputFD = try Loadctl.openInput(options.input, for: run)
     return try await CommandRuntime.run(
-      invocation, options: options, environment: environment, loading: [CounterFlow.effectName]
+      run, options: options.startFields, loading: [CounterFlow.effectName]
     ) { context in
       let flow = CounterFlow(
-        policy: policy, workLabel: work.label, work: work.operation(clock: context.clock))
+        policy: options.policy, workLabel: options.work.label,
+        work: options.work.operation(clock: context.clock))
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await runFlow(
-        flow, lines: lines, script: actions.isEmpty ? nil : script, context: context)
+        flow, lines: lines, script: options.actions.isEmpty ? nil : options.script,
+        context: context)
     }
   }
 

@@ -24,7 +24,7 @@ package enum CounterWork: Sendable, Equatable {
   /// the command's own run time is the delay. `--kill-after` only applies to `--exec`, and
   /// `--exec` is refused on virtual time, where real processes cannot run.
   /// - Throws: `UsageError` (exit 64) for a combination that cannot work.
-  package init(_ invocation: Invocation) throws(UsageError) {
+  package init(_ invocation: Invocation, mode: RunMode) throws(UsageError) {
     guard let exec = invocation.string("exec") else {
       if invocation.isGiven("kill-after") {
         throw .invalidValue("'--kill-after' only applies to '--exec'", command: "counter")
@@ -32,7 +32,7 @@ package enum CounterWork: Sendable, Equatable {
       self = .sleep(invocation.defaultedDuration("delay"))
       return
     }
-    if invocation.string("clock") == "virtual" {
+    if mode.isVirtual {
       throw .invalidValue(
         "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual "
           + "time", command: "counter")

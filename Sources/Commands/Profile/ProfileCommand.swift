@@ -1,7 +1,7 @@
 import LoadctlCore
 
 /// `loadctl profile`: load a profile into a `LoadState`, with retries, cancellation and input.
-package enum ProfileCommand {
+package enum ProfileCommand: Subcommand {
   package static let spec = CommandSpec(
     name: "profile",
     summary: "Load a profile: idle → loading → loaded | failed, with retry and cancel.",
@@ -49,48 +49,63 @@ package enum ProfileCommand {
       "printf 'load\\n+300ms cancel\\n+100ms load\\n' | loadctl profile --input -",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String])
-    async throws(EarlyExit) -> ProcessEnd
-  {
+  /// `profile`'s options, typed and checked once.
+  package struct Options: Sendable {
+    /// The demo API, `--file`, `--exec` or `--url`, with its own settings.
     let source: ProfileSource
-    do {
-      source = try ProfileSource(invocation, environment: environment)
-    } catch let error as UsageError {
-      throw Loadctl.fail(usage: error, json: invocation.json)
-    } catch let error as ExternalCommand.Unavailable {
-      throw Loadctl.fail(
-        unavailable: error.message, command: invocation.command, json: invocation.json)
-    } catch {
-      throw Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
-    }
-    let input = invocation.string("input")
-    let inputFD = try Loadctl.openInput(input, for: invocation)
-    let retries = invocation.defaultedInt("retries")
-    let backoff = invocation.defaultedDuration("backoff")
-    let options: [(String, JSONValue)] =
+    /// `--retries`.
+    let retries: Int
+    /// `--backoff`.
+    let backoff: Duration
+    /// `--input`.
+    let input: String?
+
+    /// The settings the `start` event echoes.
+    var startFields: [(String, JSONValue)] {
       source.options + [
         ("retries", .int(retries)), ("backoff_ms", .double(EventOutput.milliseconds(backoff))),
         ("input", input.map(JSONValue.string) ?? .null),
       ]
-    return try await CommandRuntime.run(
-      invocation, options: options, environment: environment, loading: ["fetch"]
-    ) { context in
+    }
+  }
+
+  package static func options(
+    _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
+  ) throws(EarlyExit) -> Options {
+    let source: ProfileSource
+    do {
+      source = try ProfileSource(invocation, mode: run.mode, environment: environment)
+    } catch let error as UsageError {
+      throw Loadctl.fail(usage: error, json: run.json)
+    } catch let error as ExternalCommand.Unavailable {
+      throw Loadctl.fail(unavailable: error.message, command: run.command, json: run.json)
+    } catch {
+      throw Loadctl.fail(badInput: "\(error)", command: run.command, json: run.json)
+    }
+    return Options(
+      source: source, retries: invocation.defaultedInt("retries"),
+      backoff: invocation.defaultedDuration("backoff"), input: invocation.string("input"))
+  }
+
+  package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
+    -> ProcessEnd
+  {
+    let inputFD = try Loadctl.openInput(options.input, for: run)
+    return try await CommandRuntime.run(run, options: options.startFields, loading: ["fetch"]) {
+      context in
       let flow = ProfileFlow(
-        fetch: source.fetcher(clock: context.clock), clock: context.clock, retries: retries,
-        backoff: backoff)
+        fetch: options.source.fetcher(clock: context.clock), clock: context.clock,
+        retries: options.retries, backoff: options.backoff)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-      return await runFlow(
-        flow, lines: lines, interactive: invocation.flag("interactive"), context: context)
+      return await runFlow(flow, lines: lines, context: context)
     }
   }
 
   /// Where actions come from after the first load: input lines, keys at a terminal when asked
   /// with `-i` (the load ends by itself, so it does not wait for keys otherwise), or nothing.
-  static func input(
-    lines: AsyncStream<RawLine>?, interactive: Bool, context: RunContext
-  ) -> AnyInput<ProfileAction>? {
+  static func input(lines: AsyncStream<RawLine>?, context: RunContext) -> AnyInput<ProfileAction>? {
     if let lines { return AnyInput(context.input(lines, parse: ProfileAction.parse)) }
-    guard interactive else { return nil }
+    guard context.mode.interactive else { return nil }
     let keys = context.terminal.keyActions(legend: "keys: l load · r retry · q quit") {
       key -> KeyResult<ProfileAction> in
       switch key {
@@ -105,8 +120,7 @@ package enum ProfileCommand {
 
   /// Runs the flow: an initial `load`, then the input's actions, until everything settled.
   package static func runFlow(
-    _ flow: ProfileFlow, lines: AsyncStream<RawLine>?, interactive: Bool = false,
-    context: RunContext
+    _ flow: ProfileFlow, lines: AsyncStream<RawLine>?, context: RunContext
   ) async -> FlowEnd {
     let renderer = StoreRenderer<ProfileState, ProfileAction>(
       output: context.output,
@@ -123,8 +137,7 @@ package enum ProfileCommand {
         phase == .started && info.label == "backoff" ? "waiting to retry" : nil
       })
     let store = Store(initialState: ProfileState(), reducer: flow.reduce)
-    let inputs = Prepended(
-      [.load], then: input(lines: lines, interactive: interactive, context: context))
+    let inputs = Prepended([.load], then: input(lines: lines, context: context))
     let result = await context.run(
       store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
     let state = result.state

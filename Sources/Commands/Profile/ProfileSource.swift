@@ -14,7 +14,7 @@ package enum ProfileSource: Sendable {
   /// Picks and validates the source from the options.
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when curl is
   ///   missing, `InputFile.Failure` or `LoadFailure` for a file that cannot be a profile (65).
-  init(_ invocation: Invocation, environment: [String: String]) throws {
+  init(_ invocation: Invocation, mode: RunMode, environment: [String: String]) throws {
     let latency = invocation.duration("latency")
     let file = invocation.string("file")
     let url = invocation.string("url")
@@ -34,7 +34,7 @@ package enum ProfileSource: Sendable {
         "'--file -' and '--input -' cannot both read standard input", command: "profile")
     }
     let headers = try ExternalCommand.checkedOptions(
-      invocation, given: given.first?.0, runsProcess: url != nil || exec != nil)
+      invocation, mode: mode, given: given.first?.0, runsProcess: url != nil || exec != nil)
     let timeout = invocation.defaultedDuration("timeout")
     let killAfter = invocation.defaultedDuration("kill-after")
     let times: [(String, JSONValue)] = [

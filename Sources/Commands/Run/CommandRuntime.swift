@@ -50,13 +50,12 @@ package enum CommandRuntime {
 
   /// Runs `body` and returns how the process must end.
   /// - Parameters:
-  ///   - invocation: The parsed command line (for `--json`, `--quiet`, `--no-color`).
+  ///   - run: The shared options and the run mode.
   ///   - options: The effective options, echoed in the `start` event.
   ///   - loading: Effect names that mean "loading", for the spinner on an interactive stderr.
   ///   - body: The flow; it returns when it settles or after it was cancelled.
   package static func run(
-    _ invocation: Invocation, options: [(String, JSONValue)],
-    environment: [String: String], loading: Set<String> = [],
+    _ run: RunOptions, options: [(String, JSONValue)], loading: Set<String> = [],
     body: @escaping @Sendable (RunContext) async -> FlowEnd
   ) async throws(EarlyExit) -> ProcessEnd {
     OutputWriter.ignoreBrokenPipeSignal()
@@ -65,26 +64,23 @@ package enum CommandRuntime {
       fileDescriptor: 1, onBrokenPipe: { link.request(.brokenPipe) },
       onError: { link.request(.writeFailed($0)) })
     let stderr = OutputWriter(fileDescriptor: 2)
-    let json = invocation.json
-    let style = Style.detect(
-      isTerminal: isatty(1) == 1, noColorFlag: invocation.noColor, environment: environment)
-    let tracePath = invocation.string("trace")
-    let recorder = tracePath != nil || invocation.flag("timeline") ? TraceRecorder() : nil
+    let json = run.json
+    let style = run.style
+    let mode = run.mode
+    let recorder = run.tracePath != nil || run.timeline ? TraceRecorder() : nil
     let traceOutput = TraceOutput(
-      recorder: recorder, path: tracePath, timeline: invocation.flag("timeline"),
-      width: HelpRenderer.width(columns: environment["COLUMNS"]), errors: stderr)
+      recorder: recorder, path: run.tracePath, timeline: run.timeline, width: run.width,
+      errors: stderr)
     switch traceOutput.prepare() {
     case .usage(let problem):
-      throw Loadctl.fail(
-        usage: .invalidValue(problem, command: invocation.command), json: invocation.json)
+      throw Loadctl.fail(usage: .invalidValue(problem, command: run.command), json: json)
     case .unwritable(let problem):
-      throw Loadctl.fail(badInput: problem, command: invocation.command, json: invocation.json)
+      throw Loadctl.fail(badInput: problem, command: run.command, json: json)
     case nil:
       break
     }
-    let virtual = invocation.string("clock") == "virtual"
     let spinner =
-      loading.isEmpty || isatty(2) != 1 || virtual
+      loading.isEmpty || !mode.showsSpinner
       ? nil
       : Spinner(
         isLoading: { loading.contains($0) },
@@ -103,7 +99,7 @@ package enum CommandRuntime {
     link.attach(shutdown)
 
     let session = TerminalSession(
-      isInteractive: isatty(0) == 1 && !virtual && !invocation.flag("no-input"),
+      isInteractive: mode.readsKeys,
       interrupt: { shutdown.request(.signal(.interrupt)) }, quit: { shutdown.request(.quit) },
       legend: { legend in
         stderr.write(style.dim(legend) + "\n")
@@ -122,7 +118,7 @@ package enum CommandRuntime {
     let virtualClock = VirtualClock()
     var clock: any Clock<Duration>
     let elapsed: @Sendable () -> Duration
-    if virtual {
+    if mode.isVirtual {
       clock = virtualClock
       elapsed = { virtualClock.now.offset }
     } else {
@@ -133,13 +129,12 @@ package enum CommandRuntime {
     }
     if let recorder { clock = recorder.tracing(clock, elapsed: elapsed) }
     let output = EventOutput(
-      command: invocation.command, json: json, quiet: invocation.quiet, style: style,
+      command: run.command, json: json, quiet: run.quiet, style: style,
       writer: stdout, elapsed: elapsed,
       tap: Self.tap(recorder: recorder, spinner: spinner))
     shutdown.beforeForcedExit { traceOutput.write(at: elapsed(), forced: true) }
     let context = RunContext(
-      output: output, clock: clock, elapsed: elapsed, errors: stderr, isVirtual: virtual,
-      terminal: session)
+      output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session)
 
     // Armed before anything is printed: a signal sent as soon as output appears is never lost.
     let signals = UnixSignals(UnixSignal.stopping).watch()
@@ -147,13 +142,13 @@ package enum CommandRuntime {
       "start",
       [
         ("schema_version", 1), ("loadctl_version", .string(CommandTable.version)),
-        ("started_at", .string(virtual ? WallClock.virtualEpoch : WallClock.now())),
-        ("clock", .string(virtual ? "virtual" : "continuous")),
+        ("started_at", .string(mode.isVirtual ? WallClock.virtualEpoch : WallClock.now())),
+        ("clock", .string(mode.isVirtual ? "virtual" : "continuous")),
         ("options", .object(options)),
       ],
       text: nil)
     let end: FlowEnd
-    if virtual {
+    if mode.isVirtual {
       // The root of a virtual run must live on the manual executor, and a task is the only way
       // to put it there. It is driven to completion right here, before this function goes on.
       let result = ResultSlot<FlowEnd>()

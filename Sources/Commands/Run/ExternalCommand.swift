@@ -55,7 +55,7 @@ package enum ExternalCommand {
   /// - Returns: The `--header` values.
   /// - Throws: `UsageError`.
   package static func checkedOptions(
-    _ invocation: Invocation, given: String?, runsProcess: Bool
+    _ invocation: Invocation, mode: RunMode, given: String?, runsProcess: Bool
   ) throws(UsageError) -> [String] {
     let command = invocation.command
     let headers = invocation.strings("header")
@@ -65,7 +65,7 @@ package enum ExternalCommand {
     if let problem = headers.lazy.compactMap(headerProblem).first {
       throw .invalidValue(problem, command: command)
     }
-    if let given, runsProcess, invocation.string("clock") == "virtual" {
+    if let given, runsProcess, mode.isVirtual {
       throw .invalidValue(
         "'\(given)' cannot be used with '--clock virtual': real processes do not run on "
           + "virtual time", command: command)

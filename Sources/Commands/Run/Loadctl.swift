@@ -122,15 +122,16 @@ package enum Loadctl {
     return event.serialized + "\n"
   }
 
-  /// Opens `--input` (a file, or `-` for stdin); one clear line and status 65 when it cannot.
-  package static func openInput(_ path: String?, for invocation: Invocation)
+  /// Opens `--input` (or `option`: a file, or `-` for stdin); one clear line and status 65 when it
+  /// cannot.
+  package static func openInput(_ path: String?, for run: RunOptions, option: String = "--input")
     throws(EarlyExit) -> (Int32, Bool)?
   {
     guard let path else { return nil }
     do throws(InputFile.Failure) {
-      return try InputFile.open(path, option: "--input")
+      return try InputFile.open(path, option: option)
     } catch {
-      throw fail(badInput: error.message, command: invocation.command, json: invocation.json)
+      throw fail(badInput: error.message, command: run.command, json: run.json)
     }
   }
 

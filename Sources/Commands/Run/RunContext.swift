@@ -10,15 +10,17 @@ package struct RunContext: Sendable {
   package let elapsed: @Sendable () -> Duration
   /// Problems for people, on stderr.
   package let errors: OutputWriter
+  /// The clock and the terminal's part in the run.
+  package let mode: RunMode
   /// Whether the run is on virtual time (`--clock virtual`).
-  package let isVirtual: Bool
+  package var isVirtual: Bool { mode.isVirtual }
   /// Interactive keys, when stdin is a terminal.
   package let terminal: TerminalSession
   private let rejected: RejectCounter
 
   package init(
     output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
-    errors: OutputWriter, isVirtual: Bool = false, terminal: TerminalSession? = nil
+    errors: OutputWriter, mode: RunMode = .continuous, terminal: TerminalSession? = nil
   ) {
     self.terminal =
       terminal ?? TerminalSession(isInteractive: false, interrupt: {}, quit: {}, legend: { _ in })
@@ -26,7 +28,7 @@ package struct RunContext: Sendable {
     self.clock = clock
     self.elapsed = elapsed
     self.errors = errors
-    self.isVirtual = isVirtual
+    self.mode = mode
     self.rejected = RejectCounter()
   }
 

@@ -7,7 +7,7 @@ import LoadctlCore
 #endif
 
 /// `loadctl search`: debounced, latest-wins search over typed queries, and the race without it.
-package enum SearchCommand {
+package enum SearchCommand: Subcommand {
   package static let spec = CommandSpec(
     name: "search",
     summary: "Search as you type: debounce, latest wins, never a stale result (--naive: the race).",
@@ -68,36 +68,58 @@ package enum SearchCommand {
       "loadctl search --json task | jq -r 'select(.event == \"end\") | .state.items[]'",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String])
-    async throws(EarlyExit) -> ProcessEnd
-  {
-    let source: SearchSource
+  /// `search`'s options, typed and checked once.
+  package struct Options: Sendable {
+    /// The query, `--type`, `--input` or live keys.
     let queries: SearchQueries
-    do {
-      queries = try SearchQueries(invocation, stdinIsTerminal: isatty(0) == 1)
-      source = try SearchSource(invocation, environment: environment)
-    } catch let error as UsageError {
-      throw Loadctl.fail(usage: error, json: invocation.json)
-    } catch let error as ExternalCommand.Unavailable {
-      throw Loadctl.fail(
-        unavailable: error.message, command: invocation.command, json: invocation.json)
-    } catch {
-      throw Loadctl.fail(badInput: "\(error)", command: invocation.command, json: invocation.json)
-    }
-    let naive = invocation.flag("naive")
-    let debounce = naive ? Duration.zero : invocation.defaultedDuration("debounce")
-    let inputFD = try queries.openInput(for: invocation)
-    let options: [(String, JSONValue)] =
+    /// Where results come from, and the simulated delay.
+    let source: SearchSource
+    /// `--naive`: no debounce, no cancellation, every response shown.
+    let naive: Bool
+    /// `--debounce`; zero with `--naive`.
+    let debounce: Duration
+
+    /// The settings the `start` event echoes.
+    var startFields: [(String, JSONValue)] {
       [
         ("mode", naive ? "naive" : "latest"),
         ("debounce_ms", naive ? .null : .double(EventOutput.milliseconds(debounce))),
       ] + source.options + queries.options
+    }
+  }
+
+  package static func options(
+    _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
+  ) throws(EarlyExit) -> Options {
+    let source: SearchSource
+    let queries: SearchQueries
+    do {
+      queries = try SearchQueries(invocation, mode: run.mode)
+      source = try SearchSource(invocation, mode: run.mode, environment: environment)
+    } catch let error as UsageError {
+      throw Loadctl.fail(usage: error, json: run.json)
+    } catch let error as ExternalCommand.Unavailable {
+      throw Loadctl.fail(unavailable: error.message, command: run.command, json: run.json)
+    } catch {
+      throw Loadctl.fail(badInput: "\(error)", command: run.command, json: run.json)
+    }
+    let naive = invocation.flag("naive")
+    return Options(
+      queries: queries, source: source, naive: naive,
+      debounce: naive ? .zero : invocation.defaultedDuration("debounce"))
+  }
+
+  package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
+    -> ProcessEnd
+  {
+    let queries = options.queries
+    let inputFD = try queries.openInput(for: run)
     return try await CommandRuntime.run(
-      invocation, options: options, environment: environment, loading: [SearchFlow.requestName]
+      run, options: options.startFields, loading: [SearchFlow.requestName]
     ) { context in
       let flow = SearchFlow(
-        fetch: source.fetcher(clock: context.clock), clock: context.clock, debounce: debounce,
-        naive: naive)
+        fetch: options.source.fetcher(clock: context.clock), clock: context.clock,
+        debounce: options.debounce, naive: options.naive)
       if queries.source == .keys, let keys = liveTyping(context) {
         return await runFlow(flow, inputs: AnyInput(keys), context: context)
       }

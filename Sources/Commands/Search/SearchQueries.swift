@@ -18,7 +18,7 @@ struct SearchQueries: Sendable {
 
   /// Picks exactly one source from the options.
   /// - Throws: `UsageError` when none or several are given, or an option does not apply.
-  init(_ invocation: Invocation, stdinIsTerminal: Bool = false) throws(UsageError) {
+  init(_ invocation: Invocation, mode: RunMode) throws(UsageError) {
     let query = invocation.positionals.first
     let typed = invocation.string("type")
     let input = invocation.string("input")
@@ -26,7 +26,7 @@ struct SearchQueries: Sendable {
       query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
     ]
     .compactMap { $0 }
-    if given.isEmpty, stdinIsTerminal, invocation.string("clock") != "virtual" {
+    if given.isEmpty, mode.terminals.stdin, !mode.isVirtual {
       source = .keys
       return
     }
@@ -82,9 +82,9 @@ struct SearchQueries: Sendable {
   }
 
   /// Opens `--input` (exits 65 with one line when it can't); `nil` for the other sources.
-  func openInput(for invocation: Invocation) throws(EarlyExit) -> (Int32, Bool)? {
+  func openInput(for run: RunOptions) throws(EarlyExit) -> (Int32, Bool)? {
     guard case .input(let path) = source else { return nil }
-    return try Loadctl.openInput(path, for: invocation)
+    return try Loadctl.openInput(path, for: run)
   }
 
   /// The lines of the argument or of the typing; empty for `--input`.

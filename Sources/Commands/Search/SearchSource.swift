@@ -28,7 +28,7 @@ package struct SearchSource: Sendable {
   /// - Parameter environment: Where `PATH` is looked up for curl.
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when `--url`
   ///   cannot find curl, `InputFile.Failure` for a corpus file that cannot be used (exit 65).
-  init(_ invocation: Invocation, environment: [String: String]) throws {
+  init(_ invocation: Invocation, mode: RunMode, environment: [String: String]) throws {
     let corpus = invocation.string("corpus")
     let url = invocation.string("url")
     let exec = invocation.string("exec")
@@ -43,7 +43,7 @@ package struct SearchSource: Sendable {
         "'--\(option)' only applies to '--url' and '--exec'", command: "search")
     }
     let headers = try ExternalCommand.checkedOptions(
-      invocation, given: given.first?.0, runsProcess: runsProcesses)
+      invocation, mode: mode, given: given.first?.0, runsProcess: runsProcesses)
     let limits = Limits(
       timeout: invocation.defaultedDuration("timeout"),
       killAfter: invocation.defaultedDuration("kill-after"))
@@ -61,9 +61,8 @@ package struct SearchSource: Sendable {
     // A real backend has its own latency: the simulated one is then only what is asked for.
     let simulated = !runsProcesses || invocation.isGiven("latency")
     // Virtual time promises the same output for the same command line: its default seed is 0.
-    let virtual = invocation.string("clock") == "virtual"
     let seed =
-      invocation.int("seed").map { UInt64($0) } ?? (virtual ? 0 : SearchLatency.randomSeed())
+      invocation.int("seed").map { UInt64($0) } ?? (mode.isVirtual ? 0 : SearchLatency.randomSeed())
     latency = SearchLatency(
       latency: simulated ? invocation.defaultedDuration("latency") : .zero,
       jitter: invocation.duration("jitter") ?? .zero, seed: seed)

@@ -1,7 +1,7 @@
 import LoadctlCore
 
 /// `loadctl ticker`: a live price feed whose producer stops when its consumer does.
-package enum TickerCommand {
+package enum TickerCommand: Subcommand {
   package static let spec = CommandSpec(
     name: "ticker",
     summary: "Watch a live price feed: an AsyncStream whose producer stops with its consumer.",
@@ -75,41 +75,59 @@ package enum TickerCommand {
     }
   }
 
-  package static func run(_ invocation: Invocation, environment: [String: String])
-    async throws(EarlyExit) -> ProcessEnd
-  {
+  /// `ticker`'s options, typed and checked once.
+  package struct Options: Sendable {
+    /// `--buffer`.
     let buffer: TickerBuffer
+    /// The random feed's settings; `nil` with `--from` or `--exec`.
     let random: RandomSettings?
+    /// `--exec` with `--kill-after`.
     let exec: ExecSettings?
-    do throws(UsageError) {
-      buffer = try TickerBuffer.parse(invocation.defaultedString("buffer"))
-      exec = try execSettings(invocation)
-      random = try randomSettings(invocation)
-    } catch {
-      throw Loadctl.fail(usage: error, json: invocation.json)
+    /// `--from`.
+    let from: String?
+    /// `--count`.
+    let count: Int?
+
+    /// The settings the `start` event echoes.
+    var startFields: [(String, JSONValue)] {
+      let source: JSONValue = exec != nil ? "exec" : from != nil ? "lines" : "random"
+      return [
+        ("source", source),
+        ("interval_ms", random.map { .double(EventOutput.milliseconds($0.interval)) } ?? .null),
+        ("min", random.map { .double(Double($0.prices.lowCents) / 100) } ?? .null),
+        ("max", random.map { .double(Double($0.prices.highCents) / 100) } ?? .null),
+        ("seed", random.map { .int(Int($0.seed)) } ?? .null),
+        ("count", count.map(JSONValue.int) ?? .null),
+        ("buffer", .string(buffer.description)),
+        ("from", from.map(JSONValue.string) ?? .null),
+      ] + (exec?.options ?? [])
     }
-    let from = invocation.string("from")
-    let input = try from.map { path throws(EarlyExit) in try openFrom(path, for: invocation) }
-    let count = invocation.int("count")
-    let source: JSONValue = exec != nil ? "exec" : from != nil ? "lines" : "random"
-    let options: [(String, JSONValue)] = [
-      ("source", source),
-      ("interval_ms", random.map { .double(EventOutput.milliseconds($0.interval)) } ?? .null),
-      ("min", random.map { .double(Double($0.prices.lowCents) / 100) } ?? .null),
-      ("max", random.map { .double(Double($0.prices.highCents) / 100) } ?? .null),
-      ("seed", random.map { .int(Int($0.seed)) } ?? .null),
-      ("count", count.map(JSONValue.int) ?? .null),
-      ("buffer", .string(buffer.description)),
-      ("from", from.map(JSONValue.string) ?? .null),
-    ]
-    let flow = TickerFlow(buffer: buffer, count: count)
-    return try await CommandRuntime.run(
-      invocation, options: options + (exec?.options ?? []), environment: environment
-    ) { context in
-      if let random {
+  }
+
+  package static func options(
+    _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
+  ) throws(EarlyExit) -> Options {
+    do throws(UsageError) {
+      let buffer = try TickerBuffer.parse(invocation.defaultedString("buffer"))
+      let exec = try execSettings(invocation, mode: run.mode)
+      return Options(
+        buffer: buffer, random: try randomSettings(invocation, mode: run.mode), exec: exec,
+        from: invocation.string("from"), count: invocation.int("count"))
+    } catch {
+      throw Loadctl.fail(usage: error, json: run.json)
+    }
+  }
+
+  package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
+    -> ProcessEnd
+  {
+    let input = try Loadctl.openInput(options.from, for: run, option: "--from")
+    let flow = TickerFlow(buffer: options.buffer, count: options.count)
+    return try await CommandRuntime.run(run, options: options.startFields) { context in
+      if let random = options.random {
         return await runRandom(flow, random, clock: context.clock, output: context.output)
       }
-      if let exec {
+      if let exec = options.exec {
         let source = ExecPriceLines(
           subprocess: ExternalCommand.shell(exec.command, killAfter: exec.killAfter),
           clock: context.clock, elapsed: context.elapsed, reject: { context.reject($0) })
@@ -141,18 +159,6 @@ package enum TickerCommand {
       reject: { context.reject($0) })
   }
 
-  /// Opens `--from`; one clear line and status 65 when it cannot.
-  private static func openFrom(_ path: String, for invocation: Invocation)
-    throws(EarlyExit) -> (Int32, Bool)
-  {
-    do throws(InputFile.Failure) {
-      return try InputFile.open(path, option: "--from")
-    } catch {
-      throw Loadctl.fail(
-        badInput: error.message, command: invocation.command, json: invocation.json)
-    }
-  }
-
   /// Runs the random feed: pulled at `--interval 0`, else live on the run's clock (opened from
   /// `any Clock`).
   private static func runRandom<C: Clock>(
@@ -171,7 +177,9 @@ package enum TickerCommand {
   /// `--exec` is a source of its own, so it excludes `--from`; it is refused on virtual time,
   /// where real processes cannot run; `--kill-after` only applies to it.
   /// - Throws: A usage error (exit 64) for a combination that cannot work.
-  static func execSettings(_ invocation: Invocation) throws(UsageError) -> ExecSettings? {
+  static func execSettings(_ invocation: Invocation, mode: RunMode) throws(UsageError)
+    -> ExecSettings?
+  {
     guard let command = invocation.string("exec") else {
       if invocation.isGiven("kill-after") {
         throw .invalidValue("'--kill-after' only applies to '--exec'", command: "ticker")
@@ -181,7 +189,7 @@ package enum TickerCommand {
     if invocation.isGiven("from") {
       throw .invalidValue("'--exec' and '--from' cannot be used together", command: "ticker")
     }
-    if invocation.string("clock") == "virtual" {
+    if mode.isVirtual {
       throw .invalidValue(
         "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual "
           + "time", command: "ticker")
@@ -193,7 +201,9 @@ package enum TickerCommand {
   /// The random feed's settings, or `nil` with `--from` or `--exec`.
   /// - Throws: A usage error for a bad range, or for random-feed options given with `--from` or
   ///   `--exec`.
-  static func randomSettings(_ invocation: Invocation) throws(UsageError) -> RandomSettings? {
+  static func randomSettings(_ invocation: Invocation, mode: RunMode) throws(UsageError)
+    -> RandomSettings?
+  {
     if let source = ["from", "exec"].first(where: { invocation.isGiven($0) }) {
       let misplaced = ["interval", "min", "max", "seed"].filter { invocation.isGiven($0) }
       if let name = misplaced.first {
@@ -206,9 +216,8 @@ package enum TickerCommand {
     let min = invocation.defaultedDouble("min")
     let max = invocation.defaultedDouble("max")
     // Virtual time promises the same output for the same command line: its default seed is 0.
-    let virtual = invocation.string("clock") == "virtual"
     let seed =
-      invocation.int("seed").map(UInt64.init) ?? (virtual ? 0 : SeededGenerator.systemSeed())
+      invocation.int("seed").map(UInt64.init) ?? (mode.isVirtual ? 0 : SeededGenerator.systemSeed())
     let prices: RandomPrices
     do throws(RandomPrices.RangeProblem) {
       prices = try RandomPrices(seed: seed, min: min, max: max)

@@ -1,14 +1,8 @@
 import LoadctlCore
 
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `loadctl timer`: TCA's `Timers` example, started at once, stopped by a tick limit, a duration,
 /// input lines or Ctrl-C.
-package enum TimerCommand {
+package enum TimerCommand: Subcommand {
   package static let spec = CommandSpec(
     name: "timer",
     summary: "A drift-free timer effect: toggle, tick, stop, reset; one timer id, latest policy.",
@@ -37,51 +31,68 @@ package enum TimerCommand {
       "loadctl timer --interval 100ms --duration 2s --json | jq -c 'select(.event == \"end\")'",
     ])
 
-  package static func run(_ invocation: Invocation, environment: [String: String])
-    async throws(EarlyExit) -> ProcessEnd
-  {
-    let interval = invocation.defaultedDuration("interval")
-    let tickLimit = invocation.int("ticks")
-    let duration = invocation.duration("duration")
-    let paused = invocation.flag("paused")
-    let input = invocation.string("input")
-    if let problem = problem(invocation) {
-      throw Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: invocation.json)
+  /// `timer`'s options, typed and checked once.
+  package struct Options: Sendable {
+    /// `--interval`.
+    let interval: Duration
+    /// `--ticks`.
+    let tickLimit: Int?
+    /// `--duration`.
+    let duration: Duration?
+    /// `--paused`.
+    let paused: Bool
+    /// `--input`.
+    let input: String?
+
+    /// The settings the `start` event echoes.
+    var startFields: [(String, JSONValue)] {
+      [
+        ("interval_ms", .double(EventOutput.milliseconds(interval))),
+        ("ticks", tickLimit.map(JSONValue.int) ?? .null),
+        ("duration_ms", duration.map { .double(EventOutput.milliseconds($0)) } ?? .null),
+        ("paused", .bool(paused)),
+        ("input", input.map(JSONValue.string) ?? .null),
+      ]
     }
-    let inputFD = try Loadctl.openInput(input, for: invocation)
-    let options: [(String, JSONValue)] = [
-      ("interval_ms", .double(EventOutput.milliseconds(interval))),
-      ("ticks", tickLimit.map(JSONValue.int) ?? .null),
-      ("duration_ms", duration.map { .double(EventOutput.milliseconds($0)) } ?? .null),
-      ("paused", .bool(paused)),
-      ("input", input.map(JSONValue.string) ?? .null),
-    ]
-    return try await CommandRuntime.run(invocation, options: options, environment: environment) {
-      context in
-      let flow = TimerFlow(clock: context.clock, interval: interval, tickLimit: tickLimit)
+  }
+
+  package static func options(
+    _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
+  ) throws(EarlyExit) -> Options {
+    let options = Options(
+      interval: invocation.defaultedDuration("interval"), tickLimit: invocation.int("ticks"),
+      duration: invocation.duration("duration"), paused: invocation.flag("paused"),
+      input: invocation.string("input"))
+    if let problem = problem(options, invocation, mode: run.mode) {
+      throw Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: run.json)
+    }
+    return options
+  }
+
+  package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
+    -> ProcessEnd
+  {
+    let inputFD = try Loadctl.openInput(options.input, for: run)
+    return try await CommandRuntime.run(run, options: options.startFields) { context in
+      let flow = TimerFlow(
+        clock: context.clock, interval: options.interval, tickLimit: options.tickLimit)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       return await TimerRun(flow: flow, context: context).run(
-        paused: paused, duration: duration, lines: lines,
-        interactive: invocation.flag("interactive"))
+        paused: options.paused, duration: options.duration, lines: lines)
     }
   }
 
   /// What the parser cannot check alone: zero durations, and `--paused` without `--input`.
-  static func problem(_ invocation: Invocation) -> String? {
-    for name in ["interval", "duration"] {
-      guard let value = invocation.duration(name), value <= .zero else { continue }
+  static func problem(_ options: Options, _ invocation: Invocation, mode: RunMode) -> String? {
+    for (name, value) in [("interval", options.interval), ("duration", options.duration)] {
+      guard let value, value <= .zero else { continue }
       let text = invocation.string(name) ?? "0"
       return "invalid value '\(text)' for '--\(name)' (must be more than 0)"
     }
-    // Keys can start a paused timer only at a terminal on real time (see TerminalSession), and
-    // only when the run reads them (see `TimerRun.run`).
-    let wantsKeys =
-      invocation.flag("interactive")
-      || (invocation.int("ticks") == nil && invocation.duration("duration") == nil)
-    let keys =
-      isatty(0) == 1 && invocation.string("clock") != "virtual" && !invocation.flag("no-input")
-      && wantsKeys
-    if invocation.flag("paused"), invocation.string("input") == nil, !keys {
+    // Keys can start a paused timer only when the run reads them (see `TimerRun.run`).
+    let keys = TimerRun.wantsKeys(
+      tickLimit: options.tickLimit, duration: options.duration, mode: mode)
+    if options.paused, options.input == nil, !keys {
       return "'--paused' needs '--input' or a terminal: nothing else could start the timer"
     }
     return nil

@@ -48,6 +48,12 @@ package struct TimerRun: Sendable {
     }
   }
 
+  /// Whether a run reads keys: when the terminal may be read (``RunMode/readsKeys``) and nothing
+  /// else ends the run (no `--ticks`, no `--duration`), or `-i` asks for them.
+  static func wantsKeys(tickLimit: Int?, duration: Duration?, mode: RunMode) -> Bool {
+    mode.readsKeys && (mode.interactive || (tickLimit == nil && duration == nil))
+  }
+
   /// What each child of the run's task group returns.
   private enum Outcome: Sendable {
     case store(StoreResult<TimerState>, Stats)
@@ -58,15 +64,12 @@ package struct TimerRun: Sendable {
   /// Runs until the tick limit, the deadline, the end of input with the timer stopped, or
   /// cancellation.
   ///
-  /// Keys are read at a terminal when nothing else ends the run (no `--ticks`, no `--duration`)
-  /// or when `interactive` (`-i`) asks for them.
-  package func run(
-    paused: Bool, duration: Duration?, lines: AsyncStream<RawLine>?, interactive: Bool = false
-  ) async
+  /// Keys are read at a terminal when ``wantsKeys(tickLimit:duration:mode:)`` says so.
+  package func run(paused: Bool, duration: Duration?, lines: AsyncStream<RawLine>?) async
     -> FlowEnd
   {
     let (result, stats, deadline) = await withTaskGroup(of: Outcome.self) { group in
-      let keys = interactive || (flow.tickLimit == nil && duration == nil)
+      let keys = Self.wantsKeys(tickLimit: flow.tickLimit, duration: duration, mode: context.mode)
       group.addTask { await runStore(paused: paused, lines: lines, keys: keys) }
       if let duration {
         // The timer starts a moment after the run, so its tick due at `duration` comes a

@@ -59,3 +59,20 @@ enum CLIFixture {
         isOptional: true, kind: .suggested(["up", "down"]))
     ])
 }
+
+extension Invocation {
+  /// The run mode of this command line with no terminal, as under `swift test`.
+  var modeWithoutTerminal: RunMode { RunMode(self, terminals: .none) }
+}
+
+extension TickerCommand {
+  /// `--exec`'s settings as a run of this command line without a terminal checks them.
+  static func execSettings(_ invocation: Invocation) throws(UsageError) -> ExecSettings? {
+    try execSettings(invocation, mode: invocation.modeWithoutTerminal)
+  }
+
+  /// The random feed's settings as a run of this command line without a terminal sees them.
+  static func randomSettings(_ invocation: Invocation) throws(UsageError) -> RandomSettings? {
+    try randomSettings(invocation, mode: invocation.modeWithoutTerminal)
+  }
+}

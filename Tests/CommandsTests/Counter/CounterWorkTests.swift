@@ -176,7 +176,7 @@ import Testing
   private func work(_ arguments: [String]) throws -> CounterWork {
     guard case .run(let invocation) = try parse(["counter"] + arguments, spec: CommandTable.program)
     else { throw UsageError.invalidValue("not a run", command: nil) }
-    return try CounterWork(invocation)
+    return try CounterWork(invocation, mode: invocation.modeWithoutTerminal)
   }
 
   @Test func withoutExecTheWorkIsTheDelayAsBefore() throws {

@@ -29,7 +29,7 @@ import Testing
       throws: UsageError.invalidValue(
         "'--file -' and '--input -' cannot both read standard input", command: "profile")
     ) {
-      try ProfileSource(invocation, environment: [:])
+      try ProfileSource(invocation, mode: invocation.modeWithoutTerminal, environment: [:])
     }
   }
 }

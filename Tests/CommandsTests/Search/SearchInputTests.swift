@@ -78,7 +78,9 @@ import Testing
   ])
   func queriesComeFromExactlyOneSource(arguments: [String], message: String) throws {
     let invocation = try searchInvocation(arguments)
-    let error = #expect(throws: UsageError.self) { try SearchQueries(invocation) }
+    let error = #expect(throws: UsageError.self) {
+      try SearchQueries(invocation, mode: invocation.modeWithoutTerminal)
+    }
     #expect(error?.message == message)
   }
 
@@ -126,7 +128,7 @@ import Testing
   func backendOptionsMustFitTogether(arguments: [String], message: String) throws {
     let invocation = try searchInvocation(arguments)
     let error = #expect(throws: UsageError.self) {
-      try SearchSource(invocation, environment: curlPath)
+      try SearchSource(invocation, mode: invocation.modeWithoutTerminal, environment: curlPath)
     }
     #expect(error?.message == message)
   }
@@ -134,23 +136,24 @@ import Testing
   @Test func urlWithoutCurlOnThePathIsUnavailable() throws {
     let invocation = try searchInvocation(["--url", "http://h/{query}", "q"])
     let error = #expect(throws: ExternalCommand.Unavailable.self) {
-      try SearchSource(invocation, environment: ["PATH": "/nonexistent"])
+      try SearchSource(
+        invocation, mode: invocation.modeWithoutTerminal, environment: ["PATH": "/nonexistent"])
     }
     #expect(error?.message.hasPrefix("'--url' runs curl, which is not on PATH") == true)
   }
 
   @Test func theStartEventNamesTheCommandItsLimitsAndHeaders() throws {
+    let execInvocation = try searchInvocation(
+      ["--exec", "grep -- {query} f", "--timeout", "3s", "--kill-after", "50ms", "q"])
     let exec = try SearchSource(
-      try searchInvocation(
-        ["--exec", "grep -- {query} f", "--timeout", "3s", "--kill-after", "50ms", "q"]),
-      environment: curlPath)
+      execInvocation, mode: execInvocation.modeWithoutTerminal, environment: curlPath)
     #expect(
       JSONValue.object(Array(exec.options.prefix(4))).serialized
         == #"{"source":"exec","exec":"grep -- {query} f","timeout_ms":3000,"kill_after_ms":50}"#)
+    let urlInvocation = try searchInvocation(
+      ["--url", "http://h/{query}", "--header", "A: 1", "--header", "B: 2", "q"])
     let url = try SearchSource(
-      try searchInvocation(
-        ["--url", "http://h/{query}", "--header", "A: 1", "--header", "B: 2", "q"]),
-      environment: curlPath)
+      urlInvocation, mode: urlInvocation.modeWithoutTerminal, environment: curlPath)
     #expect(
       JSONValue.object(Array(url.options.prefix(5))).serialized
         == #"{"source":"url","url":"http://h/{query}","timeout_ms":10000,"kill_after_ms":2000,"#
@@ -159,8 +162,9 @@ import Testing
 
   @Test func theStartEventEchoesTheEffectiveOptions() throws {
     let invocation = try searchInvocation(["--type", "sw", "--jitter", "50ms", "--seed", "9"])
-    let queries = try SearchQueries(invocation)
-    let source = try SearchSource(invocation, environment: curlPath)
+    let queries = try SearchQueries(invocation, mode: invocation.modeWithoutTerminal)
+    let source = try SearchSource(
+      invocation, mode: invocation.modeWithoutTerminal, environment: curlPath)
     #expect(
       JSONValue.object(source.options + queries.options).serialized
         == #"{"source":"builtin","names":\#(SearchCorpus.builtIn.names.count),"latency_ms":200,"#
@@ -170,10 +174,13 @@ import Testing
 
   @Test(arguments: [["--url", "http://h/{query}"], ["--exec", "grep -- {query} f"]])
   func withARealBackendTheSimulatedLatencyIsOnlyWhatIsAskedFor(backend: [String]) throws {
-    let plain = try SearchSource(try searchInvocation(backend + ["q"]), environment: curlPath)
+    let plainInvocation = try searchInvocation(backend + ["q"])
+    let plain = try SearchSource(
+      plainInvocation, mode: plainInvocation.modeWithoutTerminal, environment: curlPath)
     #expect(plain.latency.latency == .zero)
+    let slowedInvocation = try searchInvocation(backend + ["--latency", "1s", "q"])
     let slowed = try SearchSource(
-      try searchInvocation(backend + ["--latency", "1s", "q"]), environment: curlPath)
+      slowedInvocation, mode: slowedInvocation.modeWithoutTerminal, environment: curlPath)
     #expect(slowed.latency.latency == .seconds(1))
   }
 }

@@ -22,7 +22,7 @@ import Testing
       return
     }
     do throws(UsageError) {
-      let queries = try SearchQueries(invocation)
+      let queries = try SearchQueries(invocation, mode: invocation.modeWithoutTerminal)
       #expect(accepted, "accepted \(queries.source)")
     } catch {
       #expect(!accepted)

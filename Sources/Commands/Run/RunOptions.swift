@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Which of the standard descriptors are terminals, looked at once when a run starts.
+package struct Terminals: Sendable, Equatable {
+  package var stdin: Bool
+  package var stdout: Bool
+  package var stderr: Bool
+
+  package init(stdin: Bool, stdout: Bool, stderr: Bool) {
+    self.stdin = stdin
+    self.stdout = stdout
+    self.stderr = stderr
+  }
+
+  /// No terminal at all: pipes and files, as in tests and scripts.
+  package static let none = Terminals(stdin: false, stdout: false, stderr: false)
+
+  /// This process's descriptors 0, 1 and 2.
+  package static func current() -> Terminals {
+    Terminals(stdin: isatty(0) == 1, stdout: isatty(1) == 1, stderr: isatty(2) == 1)
+  }
+}
+
+/// How a run meets time and the person at the terminal, decided once from the global options
+/// and the terminals; the runtime and every command read it from here.
+package struct RunMode: Sendable, Equatable {
+  /// `--clock virtual`: time jumps to the next deadline whenever all work waits.
+  package let isVirtual: Bool
+  /// Keys may be read: stdin is a terminal, time is real, and `--no-input` was not given.
+  package let readsKeys: Bool
+  /// `-i`: read keys even when the flow would end by itself.
+  package let interactive: Bool
+  /// Which standard descriptors are terminals.
+  package let terminals: Terminals
+
+  package init(_ invocation: Invocation, terminals: Terminals) {
+    isVirtual = invocation.defaultedString("clock") == "virtual"
+    interactive = invocation.flag("interactive")
+    readsKeys = terminals.stdin && !isVirtual && !invocation.flag("no-input")
+    self.terminals = terminals
+  }
+
+  private init(isVirtual: Bool) {
+    self.isVirtual = isVirtual
+    readsKeys = false
+    interactive = false
+    terminals = .none
+  }
+
+  /// Real time, no terminal: a run driven by its options and input alone.
+  package static let continuous = RunMode(isVirtual: false)
+
+  /// The spinner draws on stderr: a terminal, on real time.
+  package var showsSpinner: Bool { terminals.stderr && !isVirtual }
+}
+
+/// The options every subcommand shares, typed once from the command line and the environment.
+package struct RunOptions: Sendable {
+  /// The subcommand's name, as events and errors name it.
+  package let command: String
+  /// `--json`: JSON Lines on stdout.
+  package let json: Bool
+  /// `-q, --quiet`: only problems and the result in text mode.
+  package let quiet: Bool
+  /// Colours, from `--no-color`, the environment and whether stdout is a terminal.
+  package let style: Style
+  /// The clock and the terminal's part in the run.
+  package let mode: RunMode
+  /// `--trace FILE`.
+  package let tracePath: String?
+  /// `--timeline`.
+  package let timeline: Bool
+  /// The width `--timeline` wraps to (`COLUMNS`).
+  package let width: Int
+
+  package init(_ invocation: Invocation, environment: [String: String], terminals: Terminals) {
+    command = invocation.command
+    json = invocation.json
+    quiet = invocation.quiet
+    style = Style.detect(
+      isTerminal: terminals.stdout, noColorFlag: invocation.noColor, environment: environment)
+    mode = RunMode(invocation, terminals: terminals)
+    tracePath = invocation.string("trace")
+    timeline = invocation.flag("timeline")
+    width = HelpRenderer.width(columns: environment["COLUMNS"])
+  }
+}
+
+/// A subcommand: its place in the command table, its options typed once, and its run.
+package protocol Subcommand: SendableMetatype {
+  /// Every option of the subcommand, parsed, checked against each other and defaulted.
+  associatedtype Options: Sendable
+
+  /// The subcommand's surface: options, help, examples.
+  static var spec: CommandSpec { get }
+
+  /// Types and checks the options; a problem is printed and thrown with its exit status.
+  static func options(_ invocation: Invocation, _ run: RunOptions, environment: [String: String])
+    throws(EarlyExit) -> Options
+
+  /// Runs the flow and returns how the process must end.
+  static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit) -> ProcessEnd
+}
