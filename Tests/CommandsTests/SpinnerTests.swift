@@ -31,13 +31,11 @@ import Testing
         let result = await store.run(inputs: inputs) { event in
           switch event {
           case .effectStarted(let info):
-            spinner.observe(
-              "effect_started", [("effect", .string(info.label)), ("serial", .int(info.serial))])
-          case .effectFinished(let info, _):
-            spinner.observe(
-              "effect_finished", [("effect", .string(info.label)), ("serial", .int(info.serial))])
+            spinner.observe(.started(info))
+          case .effectFinished(let info, let outcome):
+            spinner.observe(.effectFinished(serial: info.serial, outcome: outcome))
           default:
-            spinner.observe("transition", [])
+            spinner.observe(.instant("transition"))
           }
         }
         group.cancelAll()
@@ -55,7 +53,7 @@ import Testing
   @Test func spinnerIgnoresEffectsThatAreNotLoading() {
     let drawn = Counter()
     let spinner = Spinner(isLoading: { $0 == "fetch" }, write: { _ in drawn.add() })
-    spinner.observe("effect_started", [("effect", "timer"), ("serial", 1)])
+    spinner.observe(.effectStarted(serial: 1, label: "timer", track: "timer"))
     spinner.clear()
     #expect(drawn.count == 0)
   }

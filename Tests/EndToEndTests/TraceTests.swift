@@ -44,6 +44,17 @@ import Testing
     #expect(sleeps.count == 1, "the fetch's sleep is its own slice")
   }
 
+  @Test func transitionsArePointsNamedByTheirStates() async throws {
+    let file = try TemporaryFile("")
+    _ = try await LoadctlProcess.run(
+      ["profile", "--latency", "1s", "--clock", "virtual", "--trace", file.path])
+    let names = try TraceChecker.load(file.path).compactMap { event -> String? in
+      (event["ph"] as? String) == "i" ? event["name"] as? String : nil
+    }
+    #expect(names.contains("load: idle → loading"))
+    #expect(names.contains("load_response: loading → loaded"))
+  }
+
   @Test func sameInputGivesTheSameTraceFile() async throws {
     let first = try TemporaryFile("")
     let second = try TemporaryFile("")

@@ -22,7 +22,7 @@ package final class EventOutput: Sendable {
   package let style: Style
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
-  private let tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
+  private let tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)?
   /// The last event's `seq`.
   private let state = Locked(0)
   /// Set while a store runs: the run's executor flushes when it runs out of work.
@@ -30,11 +30,12 @@ package final class EventOutput: Sendable {
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: String
 
-  /// - Parameter tap: Sees every event (name, fields, time) before it is printed: `--trace`.
+  /// - Parameter tap: Sees every event (what observers learn, its fields, its time) before it is
+  ///   printed: `--trace`, `--timeline`, the spinner.
   package init(
     command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
     elapsed: @escaping @Sendable () -> Duration,
-    tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)? = nil
+    tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)? = nil
   ) {
     self.tap = tap
     self.command = command
@@ -57,11 +58,12 @@ package final class EventOutput: Sendable {
   ///   - fields: The event's own fields, after the common ones.
   ///   - kind: How text mode treats it.
   ///   - text: The text-mode line after the time and command; `nil` prints nothing in text mode.
+  ///   - observed: What the tap's observers learn; by default a point named `event`.
   ///   - flush: Flush now (the default) — unless a store run holds flushes (see
   ///     ``holdingFlushes(_:)``); hot loops pass `false` and flush per burst.
   package func emit(
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
-    text: @autoclosure () -> String?, flush: Bool = true
+    text: @autoclosure () -> String?, observed: ObservedEvent? = nil, flush: Bool = true
   ) {
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
@@ -70,7 +72,7 @@ package final class EventOutput: Sendable {
       state.withLock { seq in
         seq += 1
         let now = elapsed()
-        if let tap { tap(event, fields, now) }
+        if let tap { tap(observed ?? .instant(event), fields, now) }
         var line = ""
         line.reserveCapacity(128)
         line += "{\"seq\":"
@@ -93,7 +95,7 @@ package final class EventOutput: Sendable {
       state.withLock { seq in
         seq += 1
         let now = elapsed()
-        if let tap { tap(event, fields, now) }
+        if let tap { tap(observed ?? .instant(event), fields, now) }
         guard let body else { return }
         let time = style.dim(EventOutput.formatElapsed(now))
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")

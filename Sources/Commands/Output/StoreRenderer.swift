@@ -52,19 +52,20 @@ package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: 
           ? "\(to.summary) (no change)" : "\(from.summary) → \(style.bold(to.summary))"
         return "\(action.summary)  \(change)"
       }
+      let (before, after) = (from.snapshot, to.snapshot)
       output.emit(
         "transition",
-        [("action", .string(action.name))] + action.fields
-          + [("from", from.snapshot), ("to", to.snapshot)],
-        text: text())
+        [("action", .string(action.name))] + action.fields + [("from", before), ("to", after)],
+        text: text(), observed: .transition(action.name, from: before, to: after))
     case .ignored(let action, let reason, let state):
       output.emit(
         "ignored",
         [("action", .string(action.name))] + action.fields
           + [("reason", .string(reason)), ("state", state.snapshot)],
-        text: style.yellow("ignored: \(action.summary) (\(reason))"))
+        text: style.yellow("ignored: \(action.summary) (\(reason))"),
+        observed: .instant("\(action.name) ignored"))
     case .effectStarted(let info):
-      effect("effect_started", info, phase: .started)
+      effect("effect_started", info, phase: .started, observed: .started(info))
     case .effectQueued(let info):
       effect("effect_queued", info, phase: .queued)
     case .effectDropped(let info):
@@ -72,19 +73,24 @@ package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: 
     case .effectFinished(let info, let outcome):
       var extra: [(String, JSONValue)] = [("outcome", .string(outcome.name))]
       if case .failed(let message) = outcome { extra.append(("message", .string(message))) }
-      effect("effect_finished", info, phase: EffectPhase(outcome), extra: extra)
+      effect(
+        "effect_finished", info, phase: EffectPhase(outcome), extra: extra,
+        observed: .effectFinished(serial: info.serial, outcome: outcome))
     }
   }
 
   private func effect(
-    _ event: String, _ info: EffectInfo, phase: EffectPhase, extra: [(String, JSONValue)] = []
+    _ event: String, _ info: EffectInfo, phase: EffectPhase, extra: [(String, JSONValue)] = [],
+    observed: ObservedEvent? = nil
   ) {
     var fields: [(String, JSONValue)] = [
       ("effect", .string(info.label)), ("serial", .int(info.serial)),
     ]
     if let id = info.id { fields.append(("id", .string(id.name))) }
     if let policy = info.policy { fields.append(("policy", .string(policy.rawValue))) }
-    output.emit(event, fields + extra, text: effectText(info, phase).map(output.style.dim))
+    output.emit(
+      event, fields + extra, text: effectText(info, phase).map(output.style.dim),
+      observed: observed)
   }
 
   private static func defaultEffectText(_ info: EffectInfo, _ phase: EffectPhase) -> String? {

@@ -191,12 +191,12 @@ package enum CommandRuntime {
 
   /// The event tap that feeds a trace recorder and the spinner, if either is on.
   private static func tap(recorder: TraceRecorder?, spinner: Spinner?)
-    -> (@Sendable (String, [(String, JSONValue)], Duration) -> Void)?
+    -> (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)?
   {
     guard recorder != nil || spinner != nil else { return nil }
     return { event, fields, time in
-      recorder?.observe(event, fields, at: time)
-      spinner?.observe(event, fields)
+      recorder?.observe(event, args: fields, at: time)
+      spinner?.observe(event)
     }
   }
 

@@ -94,8 +94,11 @@ package final class SearchRenderer: Sendable {
     }
     var fields: [(String, JSONValue)] = [("action", .string(action.name))] + action.fields
     if let stale { fields.append(("stale", .bool(stale))) }
-    fields += [("from", from.snapshot), ("to", to.snapshot)]
-    output.emit("transition", fields, text: transitionText(action, from, to, stale: stale == true))
+    let (before, after) = (from.snapshot, to.snapshot)
+    fields += [("from", before), ("to", after)]
+    output.emit(
+      "transition", fields, text: transitionText(action, from, to, stale: stale == true),
+      observed: .transition(action.name, from: before, to: after))
   }
 
   private func transitionText(

@@ -60,20 +60,19 @@ package final class Spinner: Sendable {
   /// How many frames were drawn.
   package var redraws: Int { state.withLock { $0.redraws } }
 
+  /// How many loading effects are in flight: the spinner draws while there is one.
+  var inFlight: Int { state.withLock { $0.inFlight.count } }
+
   /// Learns from one printed event; clears the spinner line first so the event prints cleanly.
-  package func observe(_ event: String, _ fields: [(String, JSONValue)]) {
+  package func observe(_ event: ObservedEvent) {
     clear()
-    guard event == "effect_started" || event == "effect_finished",
-      case .int(let serial)? = fields.first(where: { $0.0 == "serial" })?.1,
-      case .string(let label)? = fields.first(where: { $0.0 == "effect" })?.1,
-      isLoading(label)
-    else { return }
-    state.withLock { state in
-      if event == "effect_started" {
-        state.inFlight.insert(serial)
-      } else {
-        state.inFlight.remove(serial)
-      }
+    switch event {
+    case .effectStarted(let serial, let label, _) where isLoading(label):
+      state.withLock { _ = $0.inFlight.insert(serial) }
+    case .effectFinished(let serial, _):
+      state.withLock { _ = $0.inFlight.remove(serial) }
+    default:
+      break
     }
   }
 

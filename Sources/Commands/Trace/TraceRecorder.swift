@@ -40,43 +40,36 @@ package final class TraceRecorder: Sendable {
 
   package init(limit: Int = 100_000) { self.limit = limit }
 
-  /// Records one printed event.
-  package func observe(_ event: String, _ fields: [(String, JSONValue)], at time: Duration) {
-    let field = { (key: String) in fields.first { $0.0 == key }?.1 }
+  /// Records one printed event; `args` are its fields, kept for the trace file.
+  package func observe(_ event: ObservedEvent, args: [(String, JSONValue)], at time: Duration) {
     state.withLock { state in
       state.end = max(state.end, time)
       switch event {
-      case "effect_started":
-        guard case .int(let serial)? = field("serial") else { return }
-        let track = TraceRecorder.trackName(field("id") ?? field("effect"))
+      case .effectStarted(let serial, let label, let track):
+        let track = "effect " + track
         if !state.tracks.contains(track) { state.tracks.append(track) }
-        let name = TraceRecorder.text(field("effect")) + "#\(serial)"
         state.open[serial] = Slice(
-          track: track, name: name, start: time, end: time, outcome: "unfinished",
-          args: fields, isSleep: false)
-      case "effect_finished":
-        guard case .int(let serial)? = field("serial"), var slice = state.open[serial] else {
-          return
-        }
-        state.open[serial] = nil
+          track: track, name: "\(label)#\(serial)", start: time, end: time,
+          outcome: "unfinished", args: args, isSleep: false)
+      case .effectFinished(let serial, let outcome):
+        guard var slice = state.open.removeValue(forKey: serial) else { return }
         slice.end = time
-        slice.outcome = TraceRecorder.text(field("outcome"))
+        slice.outcome = outcome.name
         slice.args.append(("outcome", .string(slice.outcome)))
         state.slices.append(slice)
-      default:
+      case .instant(let name):
         guard state.instants.count < limit else {
           state.droppedInstants += 1
           return
         }
-        state.instants.append(
-          Instant(name: TraceRecorder.instantName(event, field), at: time, args: fields))
+        state.instants.append(Instant(name: name, at: time, args: args))
       }
     }
   }
 
   /// Records a sleep on the run's clock, attributed to the effect that slept (if any).
   package func sleep(from start: Duration, to end: Duration, cancelled: Bool, effect: EffectInfo?) {
-    let track = effect.map { TraceRecorder.trackName(.string($0.id?.name ?? $0.label)) } ?? "clock"
+    let track = effect.map { "effect " + ($0.id?.name ?? $0.label) } ?? "clock"
     state.withLock { state in
       if !state.tracks.contains(track) { state.tracks.append(track) }
       state.end = max(state.end, end)
@@ -148,24 +141,5 @@ package final class TraceRecorder: Sendable {
 
   static func micros(_ duration: Duration) -> Double {
     EventOutput.milliseconds(duration) * 1000
-  }
-
-  static func trackName(_ value: JSONValue?) -> String {
-    "effect " + text(value)
-  }
-
-  static func text(_ value: JSONValue?) -> String {
-    if case .string(let text)? = value { return text }
-    return value?.serialized ?? "?"
-  }
-
-  static func instantName(_ event: String, _ field: (String) -> JSONValue?) -> String {
-    guard event == "transition" || event == "ignored" else { return event }
-    let action = text(field("action"))
-    if event == "ignored" { return "\(action) ignored" }
-    let from = field("from")?["state"].map { text($0) }
-    let to = field("to")?["state"].map { text($0) }
-    guard let from, let to else { return action }
-    return "\(action): \(from) → \(to)"
   }
 }

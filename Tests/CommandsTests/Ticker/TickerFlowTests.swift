@@ -189,7 +189,7 @@ private func runToEnd(
   @Test func aCancelledRunShowsNoBufferedValues() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock) { event, _, _ in
-      if event == "tick" { withUnsafeCurrentTask { $0?.cancel() } }
+      if event == .instant("tick") { withUnsafeCurrentTask { $0?.cancel() } }
     }
     let flow = TickerFlow(buffer: .unbounded, count: nil)
     let source = FixedPrices(values: [1, 2, 3], endsAfterwards: false)

@@ -25,7 +25,7 @@ final class CapturedTickerOutput: Sendable {
   /// - Parameter tap: Sees every event before it is written, in the emitting task.
   init(
     clock: VirtualClock, json: Bool = true,
-    tap: (@Sendable (String, [(String, JSONValue)], Duration) -> Void)? = nil
+    tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)? = nil
   ) {
     let path = "/tmp/ticker-test-\(UInt64.random(in: 0...UInt64.max))"
     let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
