@@ -99,6 +99,16 @@ import Testing
     #expect(!result.output.contains("keys:"))
   }
 
+  /// `search --no-input` at a terminal with no query has no source of queries: the same usage
+  /// error as without a terminal, not a run that reads nothing and ends idle.
+  @Test func searchWithNoInputAndNoQueryIsAUsageError() async throws {
+    let result = try await Self.runOnTerminal([], ["search", "--no-input", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 64)
+    #expect(result.output.contains("missing query (give one, or '--type TEXT', or '--input FILE')"))
+    #expect(!result.output.contains("keys:") && !result.output.contains("type to search"))
+  }
+
   /// A timer that ends by itself (`--ticks`) reads no keys unless asked with `-i`.
   @Test func timerWithTicksEndsWithoutKeys() async throws {
     let result = try await Self.runOnTerminal(

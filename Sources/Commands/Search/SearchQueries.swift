@@ -26,7 +26,7 @@ struct SearchQueries: Sendable {
       query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
     ]
     .compactMap { $0 }
-    if given.isEmpty, mode.terminals.stdin, !mode.isVirtual {
+    if given.isEmpty, mode.readsKeys {
       source = .keys
       return
     }
