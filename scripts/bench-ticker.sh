@@ -18,8 +18,8 @@
 # Usage: scripts/bench-ticker.sh            full run (about a minute)
 #        scripts/bench-ticker.sh --quick    100,000 lines, 3 runs, no pipe check
 # Environment: COUNT (ticks, default 1000000), RUNS (default 5), SKIP_BUILD=1 to reuse the
-# builds, BENCH_RESULT=FILE to also write the figures as KEY=VALUE lines to FILE (for
-# scripts/bench.sh).
+# builds, LOADCTL_BIN_DIR=DIR to run DIR/loadctl instead of the release build, BENCH_RESULT=FILE
+# to also write the figures as KEY=VALUE lines to FILE (for scripts/bench.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -40,7 +40,7 @@ if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   swift build -c release --product loadctl 2>&1 | tail -n 1
   swift build -c release --package-path Benchmarks --product TickerReference 2>&1 | tail -n 1
 fi
-LOADCTL="$(swift build -c release --show-bin-path)/loadctl"
+LOADCTL="${LOADCTL_BIN_DIR:-$(swift build -c release --show-bin-path)}/loadctl"
 REFERENCE="$(swift build -c release --package-path Benchmarks --show-bin-path)/TickerReference"
 
 echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)," \

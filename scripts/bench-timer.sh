@@ -8,7 +8,7 @@
 #
 # Usage: scripts/bench-timer.sh [RUNS]          (default 5)
 # Environment: INTERVAL_MS (default 10), TICKS (default 1000), SKIP_BUILD=1 to reuse the build,
-# BENCH_RESULT=FILE to also write the medians as KEY=VALUE lines to FILE (for scripts/bench.sh).
+# LOADCTL_BIN_DIR=DIR to run DIR/loadctl instead of the release build, BENCH_RESULT=FILE to also write the medians as KEY=VALUE lines to FILE (for scripts/bench.sh).
 # Exit status: 0, or 1 when the loadctl median misses the 1 ms goal and BENCH_STRICT=1.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,7 +22,7 @@ if [[ "${SKIP_BUILD:-}" != 1 ]]; then
   swift build -c release --product loadctl >&2
   swift build -c release --package-path Benchmarks --product NaiveTimer >&2
 fi
-BIN="$(swift build -c release --show-bin-path)"
+BIN="${LOADCTL_BIN_DIR:-$(swift build -c release --show-bin-path)}"
 REF_BIN="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 # Reads one JSON object per line on stdin and prints its final_lateness_ms.
