@@ -1,4 +1,5 @@
 import LoadctlCore
+import Synchronization
 
 /// The one place a flow's events become bytes: text lines or JSON Lines, in order, flushed.
 ///
@@ -26,7 +27,7 @@ package final class EventOutput: Sendable {
   /// The last event's `seq`.
   private let state = Locked(0)
   /// Set while a store runs: the run's executor flushes when it runs out of work.
-  private let held = Locked(false)
+  private let held = Atomic(false)
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: String
 
@@ -73,22 +74,21 @@ package final class EventOutput: Sendable {
         seq += 1
         let now = elapsed()
         if let tap { tap(observed ?? .instant(event), fields, now) }
-        var line = ""
-        line.reserveCapacity(128)
-        line += "{\"seq\":"
-        line += String(seq)
-        line += ",\"elapsed_ms\":"
-        JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
-        line += commandPrefix
-        JSONValue.writeString(event, to: &line)
-        for (key, value) in fields {
-          line += ","
-          JSONValue.writeString(key, to: &line)
-          line += ":"
-          value.write(to: &line)
+        writer.write { line in
+          line.append(contentsOf: "{\"seq\":".utf8)
+          JSONValue.writeInt(seq, to: &line)
+          line.append(contentsOf: ",\"elapsed_ms\":".utf8)
+          JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+          line.append(contentsOf: commandPrefix.utf8)
+          JSONValue.writeString(event, to: &line)
+          for (key, value) in fields {
+            line.append(UInt8(ascii: ","))
+            JSONValue.writeString(key, to: &line)
+            line.append(UInt8(ascii: ":"))
+            value.write(to: &line)
+          }
+          line.append(contentsOf: "}\n".utf8)
         }
-        line += "}\n"
-        writer.write(line)
       }
     } else {
       let body = quiet && kind == .progress ? nil : text()
@@ -101,7 +101,7 @@ package final class EventOutput: Sendable {
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")
       }
     }
-    if flush, !held.withLock({ $0 }) { writer.flush() }
+    if flush, !held.load(ordering: .acquiring) { writer.flush() }
   }
 
   /// Flushes buffered events.
@@ -112,9 +112,9 @@ package final class EventOutput: Sendable {
   /// For a store's run, whose executor calls ``flush()`` whenever the run has run out of work
   /// (see `RunExecutor`): lines still arrive as they happen, but a burst of them is one write.
   package func holdingFlushes<T>(_ body: () async -> T) async -> T {
-    held.withLock { $0 = true }
+    held.store(true, ordering: .releasing)
     let result = await body()
-    held.withLock { $0 = false }
+    held.store(false, ordering: .releasing)
     flush()
     return result
   }

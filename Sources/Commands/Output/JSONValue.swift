@@ -30,75 +30,106 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
 
   /// Compact JSON text, no spaces or newlines.
   public var serialized: String {
-    var out = ""
-    write(to: &out)
-    return out
+    var bytes: [UInt8] = []
+    write(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends compact JSON text to `out`.
   public func write(to out: inout String) {
+    out += serialized
+  }
+
+  /// Appends compact JSON text to `out`, as UTF-8.
+  public func write(to out: inout [UInt8]) {
     switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .int(let value): out += String(value)
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+    case .int(let value): JSONValue.writeInt(value, to: &out)
     case .double(let value): JSONValue.writeNumber(value, to: &out)
     case .string(let value): JSONValue.writeString(value, to: &out)
     case .array(let values):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (index, value) in values.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
         value.write(to: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let pairs):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (index, (key, value)) in pairs.enumerated() {
-        if index > 0 { out += "," }
+        if index > 0 { out.append(UInt8(ascii: ",")) }
         JSONValue.writeString(key, to: &out)
-        out += ":"
+        out.append(UInt8(ascii: ":"))
         value.write(to: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
   /// Writes a finite number in its shortest round-trip form; NaN and infinities become `null`.
   public static func writeNumber(_ value: Double, to out: inout String) {
+    out += JSONValue.double(value).serialized
+  }
+
+  /// Like the `String` form, appending UTF-8 to `out`.
+  public static func writeNumber(_ value: Double, to out: inout [UInt8]) {
     guard value.isFinite else {
-      out += "null"
+      out.append(contentsOf: "null".utf8)
       return
     }
     if value == value.rounded(.towardZero), abs(value) <= 9_007_199_254_740_992 {
-      out += String(Int(value))
+      writeInt(Int(value), to: &out)
     } else {
-      out += value.description
+      out.append(contentsOf: value.description.utf8)
+    }
+  }
+
+  /// Writes `value` in decimal, as `String(value)` does.
+  public static func writeInt(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var digits = 1
+    var rest = value.magnitude
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+    out.withUnsafeMutableBufferPointer { buffer in
+      var magnitude = value.magnitude
+      for index in stride(from: buffer.count - 1, through: buffer.count - digits, by: -1) {
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      }
     }
   }
 
   /// Writes `value` as a JSON string with the escapes RFC 8259 requires.
+  public static func writeString(_ value: String, to out: inout String) {
+    out += JSONValue.string(value).serialized
+  }
+
+  /// Like the `String` form, appending UTF-8 to `out`.
   ///
   /// Works on UTF-8 bytes: every character that needs an escape is ASCII, so runs between them
   /// are copied whole (and a string without any, the usual key or event name, in one append).
-  public static func writeString(_ value: String, to out: inout String) {
-    out += "\""
-    let utf8 = value.utf8
-    var plainStart = utf8.startIndex
-    var index = plainStart
-    while index != utf8.endIndex {
-      let byte = utf8[index]
-      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        out += Substring(utf8[plainStart..<index])
-        out += escape(byte)
-        plainStart = utf8.index(after: index)
+  public static func writeString(_ value: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { bytes in
+      var plainStart = 0
+      for index in bytes.indices {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          continue
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+        out.append(contentsOf: escape(byte).utf8)
+        plainStart = index + 1
       }
-      index = utf8.index(after: index)
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
     }
-    if plainStart == utf8.startIndex {
-      out += value
-    } else {
-      out += Substring(utf8[plainStart...])
-    }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 
   /// The escape sequence for an ASCII byte that cannot appear raw in a JSON string.

@@ -84,6 +84,17 @@ public final class OutputWriter: Sendable {
     if full { flush() }
   }
 
+  /// Lets `body` append UTF-8 text to the buffer in place (it must not use this writer), then
+  /// flushes if the buffer grew past the threshold; once writing failed, `body` is not called.
+  func write(_ body: (inout [UInt8]) -> Void) {
+    let full = buffer.withLock { buffer in
+      guard !buffer.broken else { return false }
+      body(&buffer.bytes)
+      return buffer.bytes.count >= limit
+    }
+    if full { flush() }
+  }
+
   /// Buffers `bytes` (UTF-8 text), flushing if the buffer grew past the threshold.
   public func write(_ bytes: [UInt8]) {
     let full = buffer.withLock { buffer in
