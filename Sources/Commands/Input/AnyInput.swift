@@ -1,7 +1,9 @@
 /// Any sequence of a flow's actions, so one store input can come from lines, keys or arguments.
 ///
 /// The store is generic over its input sequence; commands choose the source at run time
-/// (`--input` lines, interactive keys, positional arguments), so they erase the type here.
+/// (`--input` lines, interactive keys, positional arguments), so they erase the type here. The
+/// erased iterator calls a closure made where the base's type is known, so reading an action
+/// costs one indirect call, whatever the base.
 package struct AnyInput<Action: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Action
   package typealias Failure = Never
@@ -10,38 +12,33 @@ package struct AnyInput<Action: Sendable>: AsyncSequence, Sendable {
 
   package init<Base: AsyncSequence & Sendable>(_ base: Base)
   where Base.Element == Action, Base.Failure == Never {
-    make = { Iterator(IteratorBox(base.makeAsyncIterator())) }
+    make = {
+      let box = IteratorBox(base.makeAsyncIterator())
+      return Iterator { await box.next() }
+    }
   }
 
   package func makeAsyncIterator() -> Iterator { make() }
 
   /// Forwards to the erased iterator.
   package struct Iterator: AsyncIteratorProtocol {
-    fileprivate let box: any ActionIteratorBox<Action>
+    fileprivate let nextAction: nonisolated(nonsending) () async -> Action?
 
-    fileprivate init(_ box: any ActionIteratorBox<Action>) { self.box = box }
+    package mutating func next() async -> Action? { await nextAction() }
 
-    package mutating func next() async -> Action? { await box.next() }
+    package mutating func next(isolation actor: isolated (any Actor)?) async -> Action? {
+      await nextAction()
+    }
   }
 }
 
 /// Holds a base iterator by reference so the erased iterator can stay a value.
-private protocol ActionIteratorBox<Action> {
-  associatedtype Action
-  func next() async -> Action?
-}
-
-private final class IteratorBox<Base: AsyncIteratorProtocol>: ActionIteratorBox
-where Base.Failure == Never {
+private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Failure == Never {
   private var base: Base
 
   init(_ base: Base) { self.base = base }
 
-  func next() async -> Base.Element? {
-    do {
-      return try await base.next()
-    } catch {
-      return nil
-    }
+  nonisolated(nonsending) func next() async -> Base.Element? {
+    await base.next(isolation: #isolation)
   }
 }

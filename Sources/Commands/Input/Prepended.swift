@@ -9,30 +9,61 @@ where Base.Element: Sendable, Base.Failure == Never {
 
   let first: [Base.Element]
   let base: Base?
+  /// Makes the base's iterator as a closure, formed where `Base` is known.
+  private let makeBase: @Sendable () -> (nonisolated(nonsending) () async -> Base.Element?)?
 
   package init(_ first: [Base.Element], then base: Base?) {
     self.first = first
     self.base = base
+    makeBase = {
+      guard let base else { return nil }
+      let box = BaseIterator(base.makeAsyncIterator())
+      return { await box.next() }
+    }
   }
 
   package func makeAsyncIterator() -> Iterator {
-    Iterator(first: first[...], base: base?.makeAsyncIterator())
+    Iterator(first: first, remaining: !first.isEmpty, base: makeBase())
   }
 
   /// Drains `first`, then the base.
   package struct Iterator: AsyncIteratorProtocol {
-    var first: ArraySlice<Base.Element>
-    var base: Base.AsyncIterator?
+    var first: [Base.Element]
+    var remaining: Bool
+    var index = 0
+    let base: (nonisolated(nonsending) () async -> Base.Element?)?
+
+    init(
+      first: [Base.Element], remaining: Bool,
+      base: (nonisolated(nonsending) () async -> Base.Element?)?
+    ) {
+      (self.first, self.remaining, self.base) = (first, remaining, base)
+    }
 
     package mutating func next() async -> Base.Element? {
-      if let element = first.popFirst() { return element }
-      guard var iterator = base else { return nil }
-      defer { base = iterator }
-      do {
-        return try await iterator.next()
-      } catch {
-        return nil
-      }
+      await next(isolation: #isolation)
     }
+
+    package mutating func next(isolation actor: isolated (any Actor)?) async -> Base.Element? {
+      if remaining {
+        defer {
+          index += 1
+          remaining = index < first.count
+        }
+        return first[index]
+      }
+      return await base?()
+    }
+  }
+}
+
+/// Holds the base's iterator by reference, so the closure that reads it can be stored.
+private final class BaseIterator<Base: AsyncIteratorProtocol> where Base.Failure == Never {
+  private var base: Base
+
+  init(_ base: Base) { self.base = base }
+
+  nonisolated(nonsending) func next() async -> Base.Element? {
+    await base.next(isolation: #isolation)
   }
 }

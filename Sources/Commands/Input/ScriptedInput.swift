@@ -61,10 +61,14 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
     var parsed: ArraySlice<TimedAction<Action>>
 
     package mutating func next() async -> Action? {
+      await next(isolation: #isolation)
+    }
+
+    package mutating func next(isolation actor: isolated (any Actor)?) async -> Action? {
       if let timed = parsed.popFirst() {
         return await wait(timed.timing) ? timed.action : nil
       }
-      while let raw = await lines?.next() {
+      while let raw = await lines?.next(isolation: actor) {
         guard let text = raw.text else {
           input.reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
           continue
@@ -89,7 +93,7 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Waits for the line's time; `false` when cancelled meanwhile.
-    private func wait(_ timing: InputLine.Timing) async -> Bool {
+    private nonisolated(nonsending) func wait(_ timing: InputLine.Timing) async -> Bool {
       let delay: Duration
       switch timing {
       case .now: return !Task.isCancelled

@@ -51,11 +51,13 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     return await withTaskCancellationHandler {
       await withDiscardingTaskGroup { group in
         group.addTask {
-          var iterator = inputs.makeAsyncIterator()
-          while let action = await iterator.next(isolation: nil) {
-            guard await mailbox.sendInput(.input(action)) else { return }
+          await mailbox.pumping {
+            var iterator = inputs.makeAsyncIterator()
+            while let action = await iterator.next(isolation: nil) {
+              guard await mailbox.sendInput(.input(action)) else { return }
+            }
+            mailbox.send(.inputFinished)
           }
-          mailbox.send(.inputFinished)
         }
         var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox)
         let reason = await loop.receive(
@@ -95,7 +97,7 @@ extension Store {
     var finishRequested = false
 
     /// Takes messages from the mailbox and applies them until the run must end.
-    mutating func receive(
+    nonisolated(nonsending) mutating func receive(
       stopWhenIdle: Bool, group: inout DiscardingTaskGroup,
       observe: (StoreEvent<State, Action>) -> Void
     ) async -> StoreStopReason {
@@ -130,8 +132,7 @@ extension Store {
       switch message {
       case .input(let action):
         apply(action, from: nil, group: &group, observe: observe)
-      case .inputFinished:
-        inputFinished = true
+      case .inputFinished: inputFinished = true
       case .effectAction(let action, let serial):
         guard let info = registry.runningInfo(serial) else { return }
         apply(action, from: info, group: &group, observe: observe)
@@ -188,10 +189,8 @@ extension Store {
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       switch effect.kind {
-      case .none, .ignored:
-        break
-      case .finishRun:
-        finishRequested = true
+      case .none, .ignored: break
+      case .finishRun: finishRequested = true
       case .send(let action):
         immediate.append((action, info))
       case .merge(let effects):

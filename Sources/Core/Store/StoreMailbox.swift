@@ -22,22 +22,40 @@ final class StoreMailbox<Message: Sendable>: Sendable {
 
   /// Effects: adds `message`, never waiting; dropped once the mailbox is closed.
   func send(_ message: Message) {
-    let consumer = buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
+    buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       guard !buffer.closed else { return nil }
       buffer.messages.append(message)
       return buffer.consumer.take()
-    }
-    consumer?.resume()
+    }?.resume()
   }
 
-  /// The input pump: adds `message` and waits until the loop has applied it.
+  /// The input pump: adds `message` and waits until the loop has applied it; the pump calls it
+  /// inside ``pumping(_:)``, which wakes it when its task is cancelled.
   /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` may
   ///   not have been applied: the run is ending).
-  func sendInput(_ message: Message) async -> Bool {
-    buffer.withLock { $0.inputPending = true }  // before the loop can see `message`
-    send(message)
-    await waitUntilHandled()
+  nonisolated(nonsending) func sendInput(_ message: Message) async -> Bool {
+    buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
+      guard !buffer.closed else { return nil }
+      buffer.inputPending = true  // before the loop can see `message`
+      buffer.messages.append(message)
+      return buffer.consumer.take()
+    }?.resume()
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let resumeNow = buffer.withLock { buffer -> Bool in
+        guard buffer.inputPending, !buffer.closed, !Task.isCancelled else { return true }
+        buffer.producer = continuation
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
     return buffer.withLock { !$0.closed && !$0.inputPending } && !Task.isCancelled
+  }
+
+  /// Runs the input pump, waking a ``sendInput(_:)`` that waits when the pump is cancelled.
+  nonisolated(nonsending) func pumping(_ body: nonisolated(nonsending) () async -> Void) async {
+    await withTaskCancellationHandler(operation: body) {
+      buffer.withLock { $0.producer.take() }?.resume()
+    }
   }
 
   /// The run loop has applied the input the pump sent: lets the pump read the next one.
@@ -61,7 +79,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// The run loop: swaps everything waiting into the empty `batch`, first waiting for at least
   /// one message unless the mailbox is closed or the run cancelled (then `batch` may stay
   /// empty; the caller checks ``isCancelled``).
-  func receive(into batch: inout [Message]) async {
+  nonisolated(nonsending) func receive(into batch: inout [Message]) async {
     if take(into: &batch) { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let resumeNow = buffer.withLock { buffer -> Bool in
@@ -92,23 +110,6 @@ final class StoreMailbox<Message: Sendable>: Sendable {
       guard !buffer.messages.isEmpty else { return false }
       swap(&buffer.messages, &batch)
       return true
-    }
-  }
-
-  func waitUntilHandled() async {
-    await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        let resumeNow = buffer.withLock { buffer -> Bool in
-          guard buffer.inputPending, !buffer.closed, !Task.isCancelled else {
-            return true
-          }
-          buffer.producer = continuation
-          return false
-        }
-        if resumeNow { continuation.resume() }
-      }
-    } onCancel: {
-      buffer.withLock { $0.producer.take() }?.resume()
     }
   }
 }
