@@ -8,13 +8,11 @@ where Base.Element: Sendable, Base.Failure == Never {
   package typealias Failure = Never
 
   let first: [Base.Element]
-  let base: Base?
   /// Makes the base's iterator as a closure, formed where `Base` is known.
   private let makeBase: @Sendable () -> (nonisolated(nonsending) () async -> Base.Element?)?
 
   package init(_ first: [Base.Element], then base: Base?) {
     self.first = first
-    self.base = base
     makeBase = {
       guard let base else { return nil }
       let box = BaseIterator(base.makeAsyncIterator())

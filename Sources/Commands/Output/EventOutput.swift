@@ -59,12 +59,14 @@ package final class EventOutput: Sendable {
   ///   - fields: The event's own fields, after the common ones.
   ///   - kind: How text mode treats it.
   ///   - text: The text-mode line after the time and command; `nil` prints nothing in text mode.
-  ///   - observed: What the tap's observers learn; by default a point named `event`.
+  ///   - observed: What the tap's observers learn (made only when there is a tap); by default a
+  ///     point named `event`.
   ///   - flush: Flush now (the default) — unless a store run holds flushes (see
   ///     ``holdingFlushes(_:)``); hot loops pass `false` and flush per burst.
   package func emit(
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
-    text: @autoclosure () -> String?, observed: ObservedEvent? = nil, flush: Bool = true
+    text: @autoclosure () -> String?, observed: @autoclosure () -> ObservedEvent? = nil,
+    flush: Bool = true
   ) {
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
@@ -73,7 +75,7 @@ package final class EventOutput: Sendable {
       state.withLock { seq in
         seq += 1
         let now = elapsed()
-        if let tap { tap(observed ?? .instant(event), fields, now) }
+        if let tap { tap(observed() ?? .instant(event), fields, now) }
         writer.write { line in
           line.append(contentsOf: "{\"seq\":".utf8)
           JSONValue.writeInt(seq, to: &line)
@@ -95,7 +97,7 @@ package final class EventOutput: Sendable {
       state.withLock { seq in
         seq += 1
         let now = elapsed()
-        if let tap { tap(observed ?? .instant(event), fields, now) }
+        if let tap { tap(observed() ?? .instant(event), fields, now) }
         guard let body else { return }
         let time = style.dim(EventOutput.formatElapsed(now))
         writer.write("\(time)  \(style.cyan(command))  \(body)\n")

@@ -53,10 +53,16 @@ package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: 
         return "\(action.summary)  \(change)"
       }
       let (before, after) = (from.snapshot, to.snapshot)
+      let extra = action.fields
+      var fields: [(String, JSONValue)] = []
+      fields.reserveCapacity(extra.count + 3)
+      fields.append(("action", .string(action.name)))
+      fields += extra
+      fields.append(("from", before))
+      fields.append(("to", after))
       output.emit(
-        "transition",
-        [("action", .string(action.name))] + action.fields + [("from", before), ("to", after)],
-        text: text(), observed: .transition(action.name, from: before, to: after))
+        "transition", fields, text: text(),
+        observed: .transition(action.name, from: before, to: after))
     case .ignored(let action, let reason, let state):
       output.emit(
         "ignored",
