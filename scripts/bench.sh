@@ -171,7 +171,7 @@ print(" ".join("%.0f" % (lines / x["median"]) for x in json.load(open(sys.argv[1
 r="$(ratio "$ours" "$theirs")"
 row "counter --input FILE --json > /dev/null, $COUNTER_LINES \`+\` lines, lines/s" "$ours" \
   "$theirs (CounterReference)" "${r}×" "≥ 0.5×" "$(met "$r" ">=" 0.5)" \
-  "per action: reducer, mailbox hop, JSON snapshots built as text, generic metadata (notes below)"
+  "per line: two pump↔loop hand-overs (the lockstep), unspecialised generic store code (notes below)"
 
 # MARK: ticker and timer (the flows' own scripts)
 
@@ -231,7 +231,10 @@ subprocess_lines="$(cat $(find Sources/Core/Subprocess -name '*.swift') | wc -l)
 row "Core subprocess runner, lines of Sources/Core/Subprocess/*.swift (informational)" \
   "$subprocess_lines" "—" "—" "—" "—" "—"
 all_lines="$(cat $(find Sources -name '*.swift') | wc -l)"
-row "all of Sources/, lines of *.swift (informational)" "$all_lines" "—" "—" "—" "—" "—"
+# 11,015 lines when the reshaping began (commit c9abb6c^); its goal is fewer, with more features.
+row "all of Sources/, lines of *.swift" "$all_lines" "11015 (before the reshaping)" \
+  "$(ratio "$all_lines" 11015)×" "fewer" "$(met "$all_lines" "<" 11015)" \
+  "more features since: the subprocess runner (687), --exec/--url for four flows, hostile input"
 
 # MARK: report
 
@@ -243,18 +246,25 @@ notes() {
 
 - **ticker** (details in `docs/ticker.md`): at `--interval 0` the consumer pulls each price from
   the generator itself (no stream, no producer task), and a regular file is read on the
-  consumer's task a 64 KiB chunk at a time; each tick is one `EventOutput` event built as a
-  `String` by `JSONValue`'s writer, like the reference's lines. What loadctl adds per line is
-  the event layer: a clock read, the field array, two uncontended locks (numbering, writer), and
-  for `--from` the shared line grammar (`InputLine`). Both figures are best read from
+  consumer's task a 64 KiB chunk at a time; each tick is one `EventOutput` event, whose JSON
+  line `JSONValue`'s writer appends as UTF-8 bytes straight into the output buffer (the
+  reference builds a `String` per line, which is why loadctl can be the faster one). What loadctl
+  adds per line is the event layer: a clock read, the field array, two uncontended locks
+  (numbering, writer), and for `--from` the shared line grammar (`InputLine`). Both figures are best read from
   interleaved runs: the machine is shared, and a busy machine moves each run by tens of percent.
 - **counter** (`--input FILE --json`): output is flushed when the run's executor runs out of
-  work, not per event, and a regular file is read on the consumer's task, so the write and futex
-  per line are gone (`strace -f -c`). What is left is per action: the store's reducer and
-  mailbox hop, the renderer building the transition's `from`/`to` snapshots as JSON text (about
-  a fifth of the time in `perf record`), generic metadata lookups (the app is not built with
-  cross-module optimisation, deliberately: no unsafe flags), and a task switch per effect. No
-  flow-specific fast path is taken to close the gap.
+  work, not per event; a regular file is read on the consumer's task; each JSON line is written
+  as UTF-8 bytes straight into the output buffer; the input pump, the mailbox and the input
+  iterators stay on the caller's executor (`nonisolated(nonsending)`), which took the executor
+  switches from about 28 to 22 per line (counted with a gdb breakpoint on `swift_task_switch`).
+  That took the ratio from 0.10× to 0.19×. What is left is per action (`perf record --call-graph
+  dwarf`): two hand-overs per line between the input pump and the store's loop (the lockstep
+  that keeps input after the effects of the action before it; ~40% in the concurrency runtime
+  and the mailbox), unspecialised generic store code across the module boundary (~10% in
+  metadata lookups; no cross-module optimisation, deliberately: no unsafe flags), and the
+  `from`/`to` snapshots of every transition. Closing the rest needs a store that reads input
+  itself when nothing is in flight, a second store mode this project retired; no flow-specific
+  fast path is taken.
 - **`loadctl --version` start-up and RSS**: `--version`, help and usage errors are answered
   synchronously in `main`, before any thread, signal handler or hop to the concurrency runtime;
   what is left is a larger binary to map and two more shared libraries (Dispatch,
