@@ -129,7 +129,7 @@ package enum CounterCommand: Subcommand {
 
   /// Where actions come from: the arguments, or input lines; else keys at a terminal; else none.
   static func input(
-    lines: AsyncStream<RawLine>?, script: [TimedAction<CounterAction>]?, context: RunContext
+    lines: RawLines?, script: [TimedAction<CounterAction>]?, context: RunContext
   ) -> AnyInput<CounterAction>? {
     if let script {
       return AnyInput(
@@ -158,7 +158,7 @@ package enum CounterCommand: Subcommand {
   ///   - lines: Input lines (`--input`), parsed as they come.
   ///   - script: Actions parsed from the arguments; they take the place of `lines`.
   package static func runFlow(
-    _ flow: CounterFlow, lines: AsyncStream<RawLine>?,
+    _ flow: CounterFlow, lines: RawLines?,
     script: [TimedAction<CounterAction>]? = nil, context: RunContext
   ) async -> FlowEnd {
     let renderer = Self.renderer(for: flow, output: context.output)

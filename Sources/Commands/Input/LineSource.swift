@@ -35,7 +35,7 @@ package enum LineSource {
   package static let bufferedLines = 4096
 
   /// Streams the lines of `fd`; the stream finishes at end of input or on a read error.
-  package static func lines(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
+  package static func lines(fd: Int32, closeWhenDone: Bool) -> RawLines {
     let channel = LineChannel(capacity: bufferedLines)
     ReaderThread.start {
       var splitter = LineSplitter()
@@ -52,11 +52,11 @@ package enum LineSource {
       if closeWhenDone { close(fd) }
       channel.finish()
     }
-    return AsyncStream(unfolding: { await channel.next() }, onCancel: { channel.stop() })
+    return RawLines(AsyncStream(unfolding: { await channel.next() }, onCancel: { channel.stop() }))
   }
 
   /// Reads `fd` to the end now (blocking), then streams its lines: for virtual time.
-  package static func readAll(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
+  package static func readAll(fd: Int32, closeWhenDone: Bool) -> RawLines {
     var splitter = LineSplitter()
     var lines: [RawLine] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -67,20 +67,22 @@ package enum LineSource {
       if count <= 0 { break }
     }
     if closeWhenDone { close(fd) }
-    return AsyncStream { continuation in
-      for line in lines { continuation.yield(line) }
-      continuation.finish()
-    }
+    return RawLines(
+      AsyncStream { continuation in
+        for line in lines { continuation.yield(line) }
+        continuation.finish()
+      })
   }
 
   /// Streams fixed lines, as if they had been read (positional arguments).
-  package static func lines(_ texts: [String]) -> AsyncStream<RawLine> {
-    AsyncStream { continuation in
-      for (index, text) in texts.enumerated() {
-        continuation.yield(RawLine(number: index + 1, text: text, problem: nil))
-      }
-      continuation.finish()
-    }
+  package static func lines(_ texts: [String]) -> RawLines {
+    RawLines(
+      AsyncStream { continuation in
+        for (index, text) in texts.enumerated() {
+          continuation.yield(RawLine(number: index + 1, text: text, problem: nil))
+        }
+        continuation.finish()
+      })
   }
 }
 

@@ -10,7 +10,7 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Action
   package typealias Failure = Never
 
-  let lines: AsyncStream<RawLine>?
+  let lines: RawLines?
   let parsed: [TimedAction<Action>]
   let clock: any Clock<Duration>
   let elapsed: @Sendable () -> Duration
@@ -24,7 +24,7 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
   ///   - parse: Maps a line's body to an action, or explains why it can't (line number filled in).
   ///   - reject: Reports a bad line.
   package init(
-    lines: AsyncStream<RawLine>, clock: any Clock<Duration>,
+    lines: RawLines, clock: any Clock<Duration>,
     elapsed: @escaping @Sendable () -> Duration,
     parse: @escaping @Sendable (String) -> Result<Action, InputError>,
     reject: @escaping @Sendable (InputError) -> Void
@@ -57,7 +57,7 @@ package struct ScriptedInput<Action: Sendable>: AsyncSequence, Sendable {
   /// Reads, waits and parses one action at a time.
   package struct Iterator: AsyncIteratorProtocol {
     let input: ScriptedInput
-    var lines: AsyncStream<RawLine>.Iterator?
+    var lines: RawLines.Iterator?
     var parsed: ArraySlice<TimedAction<Action>>
 
     package mutating func next() async -> Action? {

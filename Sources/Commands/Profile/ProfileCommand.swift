@@ -103,7 +103,7 @@ package enum ProfileCommand: Subcommand {
 
   /// Where actions come from after the first load: input lines, keys at a terminal when asked
   /// with `-i` (the load ends by itself, so it does not wait for keys otherwise), or nothing.
-  static func input(lines: AsyncStream<RawLine>?, context: RunContext) -> AnyInput<ProfileAction>? {
+  static func input(lines: RawLines?, context: RunContext) -> AnyInput<ProfileAction>? {
     if let lines { return AnyInput(context.input(lines, parse: ProfileAction.parse)) }
     guard context.mode.interactive else { return nil }
     let keys = context.terminal.keyActions(legend: "keys: l load · r retry · q quit") {
@@ -120,7 +120,7 @@ package enum ProfileCommand: Subcommand {
 
   /// Runs the flow: an initial `load`, then the input's actions, until everything settled.
   package static func runFlow(
-    _ flow: ProfileFlow, lines: AsyncStream<RawLine>?, context: RunContext
+    _ flow: ProfileFlow, lines: RawLines?, context: RunContext
   ) async -> FlowEnd {
     let renderer = StoreRenderer<ProfileState, ProfileAction>(
       output: context.output,

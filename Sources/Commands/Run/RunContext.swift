@@ -39,11 +39,8 @@ package struct RunContext: Sendable {
   /// exactly when its `+DURATION`/`@DURATION` prefix says.
   /// A regular file is read on the consumer's task as its lines are used (``FileLines``): it can
   /// wait, and nothing reads ahead of the flow.
-  package func lines(fd: Int32, closeWhenDone: Bool) -> AsyncStream<RawLine> {
-    if FileLines.isRegularFile(fd) {
-      let file = Locked(FileLines(fd: fd, closeWhenDone: closeWhenDone))
-      return AsyncStream(unfolding: { file.withLock { $0.nextLine() } })
-    }
+  package func lines(fd: Int32, closeWhenDone: Bool) -> RawLines {
+    if FileLines.isRegularFile(fd) { return RawLines(file: fd, closeWhenDone: closeWhenDone) }
     guard isVirtual else { return LineSource.lines(fd: fd, closeWhenDone: closeWhenDone) }
     return LineSource.readAll(fd: fd, closeWhenDone: closeWhenDone)
   }
@@ -70,7 +67,7 @@ package struct RunContext: Sendable {
 
   /// The actions of `lines`, each parsed with `parse` and released on time.
   package func input<Action: Sendable>(
-    _ lines: AsyncStream<RawLine>, parse: @escaping @Sendable (String) -> Result<Action, InputError>
+    _ lines: RawLines, parse: @escaping @Sendable (String) -> Result<Action, InputError>
   ) -> ScriptedInput<Action> {
     ScriptedInput(
       lines: lines, clock: clock, elapsed: elapsed, parse: parse, reject: { self.reject($0) })

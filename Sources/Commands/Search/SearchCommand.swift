@@ -130,7 +130,7 @@ package enum SearchCommand: Subcommand {
 
   /// Runs the flow over the query lines until the last query settled and the input ended.
   package static func runFlow(
-    _ flow: SearchFlow, lines: AsyncStream<RawLine>, context: RunContext
+    _ flow: SearchFlow, lines: RawLines, context: RunContext
   ) async -> FlowEnd {
     await runFlow(
       flow, inputs: AnyInput(context.input(lines, parse: SearchAction.parse)), context: context)

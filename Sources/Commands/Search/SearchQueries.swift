@@ -88,7 +88,7 @@ struct SearchQueries: Sendable {
   }
 
   /// The lines of the argument or of the typing; empty for `--input`.
-  var lines: AsyncStream<RawLine> {
+  var lines: RawLines {
     switch source {
     case .query(let text): LineSource.lines([SearchAction.line(typing: text)])
     case .typing(let text, let keystroke): LineSource.lines(Self.script(typing: text, keystroke))

@@ -65,7 +65,7 @@ package struct TimerRun: Sendable {
   /// cancellation.
   ///
   /// Keys are read at a terminal when ``wantsKeys(tickLimit:duration:mode:)`` says so.
-  package func run(paused: Bool, duration: Duration?, lines: AsyncStream<RawLine>?) async
+  package func run(paused: Bool, duration: Duration?, lines: RawLines?) async
     -> FlowEnd
   {
     let (result, stats, deadline) = await withTaskGroup(of: Outcome.self) { group in
@@ -106,7 +106,7 @@ package struct TimerRun: Sendable {
     return end(result?.state ?? TimerState(), stats: stats, endedBy: endedBy)
   }
 
-  private func runStore(paused: Bool, lines: AsyncStream<RawLine>?, keys: Bool) async -> Outcome {
+  private func runStore(paused: Bool, lines: RawLines?, keys: Bool) async -> Outcome {
     let store = Store(initialState: TimerState(), reducer: flow.reduce)
     let inputs = Prepended(paused ? [] : [.start], then: input(lines: lines, keys: keys))
     let renderer = makeRenderer()
@@ -119,7 +119,7 @@ package struct TimerRun: Sendable {
   }
 
   /// Input lines; else keys at a terminal; else nothing (the timer runs until a limit or Ctrl-C).
-  private func input(lines: AsyncStream<RawLine>?, keys: Bool) -> AnyInput<TimerAction>? {
+  private func input(lines: RawLines?, keys: Bool) -> AnyInput<TimerAction>? {
     if let lines { return AnyInput(context.input(lines, parse: TimerAction.parse)) }
     guard keys else { return nil }
     let legend = "keys: space toggle · s start · p stop · r reset · q quit"
