@@ -46,10 +46,11 @@ select_files() {
       locate COMMANDS_FILES Sources/Commands DurationParser
       ;;
     InputLine)
-      # LineSplitter lives beside LineSource, which needs its channel and Core's reader thread.
+      # LineSplitter lives beside LineSource, which needs its channel, the RawLines it returns
+      # (with FileLines) and Core's reader thread.
       locate CORE_FILES Sources/Core Locked ReaderThread
       locate COMMANDS_FILES Sources/Commands DurationParser InputLine String+Spaces LineChannel \
-        LineSource
+        LineSource RawLines FileLines
       ;;
     ProfileJSON)
       locate CORE_FILES Sources/Core LoadState
