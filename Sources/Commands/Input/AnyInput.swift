@@ -12,6 +12,10 @@ package struct AnyInput<Action: Sendable>: AsyncSequence, Sendable {
 
   package init<Base: AsyncSequence & Sendable>(_ base: Base)
   where Base.Element == Action, Base.Failure == Never {
+    if let erased = base as? AnyInput<Action> {
+      self = erased  // erased once: no second indirect call per action
+      return
+    }
     make = {
       let box = IteratorBox(base.makeAsyncIterator())
       return Iterator { await box.next() }

@@ -8,34 +8,26 @@ where Base.Element: Sendable, Base.Failure == Never {
   package typealias Failure = Never
 
   let first: [Base.Element]
-  /// Makes the base's iterator as a closure, formed where `Base` is known.
-  private let makeBase: @Sendable () -> (nonisolated(nonsending) () async -> Base.Element?)?
+  let base: AnyInput<Base.Element>?
 
   package init(_ first: [Base.Element], then base: Base?) {
     self.first = first
-    makeBase = {
-      guard let base else { return nil }
-      let box = BaseIterator(base.makeAsyncIterator())
-      return { await box.next() }
-    }
+    self.base = base.map { AnyInput($0) }
   }
 
   package func makeAsyncIterator() -> Iterator {
-    Iterator(first: first, remaining: !first.isEmpty, base: makeBase())
+    Iterator(first: first, base: base?.makeAsyncIterator())
   }
 
   /// Drains `first`, then the base.
   package struct Iterator: AsyncIteratorProtocol {
-    var first: [Base.Element]
-    var remaining: Bool
+    let first: [Base.Element]
     var index = 0
-    let base: (nonisolated(nonsending) () async -> Base.Element?)?
+    var base: AnyInput<Base.Element>.Iterator?
 
-    init(
-      first: [Base.Element], remaining: Bool,
-      base: (nonisolated(nonsending) () async -> Base.Element?)?
-    ) {
-      (self.first, self.remaining, self.base) = (first, remaining, base)
+    init(first: [Base.Element], base: AnyInput<Base.Element>.Iterator?) {
+      self.first = first
+      self.base = base
     }
 
     package mutating func next() async -> Base.Element? {
@@ -43,25 +35,11 @@ where Base.Element: Sendable, Base.Failure == Never {
     }
 
     package mutating func next(isolation actor: isolated (any Actor)?) async -> Base.Element? {
-      if remaining {
-        defer {
-          index += 1
-          remaining = index < first.count
-        }
+      if index < first.count {
+        defer { index += 1 }
         return first[index]
       }
-      return await base?()
+      return await base?.next(isolation: actor)
     }
-  }
-}
-
-/// Holds the base's iterator by reference, so the closure that reads it can be stored.
-private final class BaseIterator<Base: AsyncIteratorProtocol> where Base.Failure == Never {
-  private var base: Base
-
-  init(_ base: Base) { self.base = base }
-
-  nonisolated(nonsending) func next() async -> Base.Element? {
-    await base.next(isolation: #isolation)
   }
 }

@@ -10,12 +10,6 @@ package struct Terminals: Sendable, Equatable {
   package var stdout: Bool
   package var stderr: Bool
 
-  package init(stdin: Bool, stdout: Bool, stderr: Bool) {
-    self.stdin = stdin
-    self.stdout = stdout
-    self.stderr = stderr
-  }
-
   /// No terminal at all: pipes and files, as in tests and scripts.
   package static let none = Terminals(stdin: false, stdout: false, stderr: false)
 
