@@ -42,17 +42,20 @@ import Testing
     #expect(ends.allSatisfy { $0 >= 0 })
     _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) & ~O_NONBLOCK)
     let total = 256 * 1024
+    // The pipe is filled until it refuses a byte before anything reads it, and the flush has
+    // four times its capacity to write: each of its writes fills the pipe, so it meets EAGAIN and
+    // must wait for the reader. No step waits for time to pass.
+    var prefilled = 0
+    for size in [4096, 1] {
+      let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+      while write(ends[1], bytes, size) == size { prefilled += size }
+    }
+    #expect(errno == EAGAIN)
+    #expect(prefilled > 0 && prefilled < total)
     let received = Locked(0)
     let done = DispatchSemaphore(value: 0)
     let readEnd = ends[0]
     ReaderThread.start {
-      // Reads only once the pipe is full, so the writer surely meets EAGAIN first: a condition
-      // polled on the reader's own thread, not a guess at how long anything takes.
-      var pending: Int32 = 0
-      while pending < 32 * 1024 {
-        usleep(1000)
-        _ = ioctl(readEnd, UInt(FIONREAD), &pending)
-      }
       var chunk = [UInt8](repeating: 0, count: 64 * 1024)
       while true {
         let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
@@ -71,7 +74,7 @@ import Testing
     done.wait()  // the reader has seen end of input
     close(readEnd)
     #expect(!failed.withLock { $0 })
-    #expect(received.withLock { $0 } == total)
+    #expect(received.withLock { $0 } == prefilled + total)
   }
 
   @Test func theSpinnerFitsTheWidth() {
