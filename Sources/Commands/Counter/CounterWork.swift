@@ -32,11 +32,7 @@ package enum CounterWork: Sendable, Equatable {
       self = .sleep(invocation.defaultedDuration("delay"))
       return
     }
-    if mode.isVirtual {
-      throw .invalidValue(
-        "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual "
-          + "time", command: "counter")
-    }
+    try ExternalCommand.requireRealTime("--exec", mode: mode, command: "counter")
     if invocation.isGiven("delay") {
       throw .invalidValue(
         "'--delay' cannot be used with '--exec': the command's own run time is the delay",

@@ -65,12 +65,19 @@ package enum ExternalCommand {
     if let problem = headers.lazy.compactMap(headerProblem).first {
       throw .invalidValue(problem, command: command)
     }
-    if let given, runsProcess, mode.isVirtual {
-      throw .invalidValue(
-        "'\(given)' cannot be used with '--clock virtual': real processes do not run on "
-          + "virtual time", command: command)
-    }
+    if let given, runsProcess { try requireRealTime(given, mode: mode, command: command) }
     return headers
+  }
+
+  /// Refuses `option`, which runs real processes, on virtual time.
+  /// - Throws: `UsageError` (exit 64) when the run is on `--clock virtual`.
+  package static func requireRealTime(_ option: String, mode: RunMode, command: String)
+    throws(UsageError)
+  {
+    guard mode.isVirtual else { return }
+    throw .invalidValue(
+      "'\(option)' cannot be used with '--clock virtual': real processes do not run on "
+        + "virtual time", command: command)
   }
 
   /// curl's path on `PATH`.

@@ -189,11 +189,7 @@ package enum TickerCommand: Subcommand {
     if invocation.isGiven("from") {
       throw .invalidValue("'--exec' and '--from' cannot be used together", command: "ticker")
     }
-    if mode.isVirtual {
-      throw .invalidValue(
-        "'--exec' cannot be used with '--clock virtual': real processes do not run on virtual "
-          + "time", command: "ticker")
-    }
+    try ExternalCommand.requireRealTime("--exec", mode: mode, command: "ticker")
     return ExecSettings(
       command: command, killAfter: invocation.defaultedDuration("kill-after"))
   }
