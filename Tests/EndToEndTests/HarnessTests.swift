@@ -12,6 +12,36 @@ import Testing
     #expect(outcome.stdout == ["a"])
   }
 
+  /// A failure message must explain a real-time run on its own: every line with when it came,
+  /// the lines the test waited for, the signals it sent and when, and the exit.
+  @Test func theTranscriptIsATimelineOfOutputWaitsAndSignals() async throws {
+    let shell = try LoadctlProcess.start(
+      executable: "/bin/sh",
+      arguments: ["-c", "echo one; echo two >&2; echo three; exec sleep 100"]
+    )
+    try await shell.waitForLine(containing: "three")
+    try await shell.waitForStderr(containing: "two")
+    shell.send(signal: SIGTERM)
+    #expect(try await shell.waitForExit() == .signaled(SIGTERM))
+    shell.send(signal: SIGINT)
+    let lines = shell.transcript.split(separator: "\n").map(String.init)
+    /// The text of each timeline entry, without its time, and the times in order.
+    let entries = lines.drop { !$0.hasPrefix("timeline") }.dropFirst().map {
+      $0.drop { $0 == " " }.split(separator: " ", maxSplits: 1).map(String.init)
+    }
+    let times = entries.compactMap { Double($0[0].dropFirst()) }
+    #expect(times.count == entries.count && times == times.sorted(), "\(shell.transcript)")
+    let texts = entries.map { $0.count > 1 ? $0[1] : "" }
+    #expect(texts.contains("stdout | one"), "\(shell.transcript)")
+    #expect(texts.contains("stdout | three   <- waited for a line containing \"three\""))
+    #expect(texts.contains("stderr | two   <- waited for a line containing \"two\""))
+    let signal = texts.firstIndex(of: "-- SIGTERM sent to pid \(shell.pid)")
+    let reaped = texts.firstIndex(of: "-- reaped: signaled(SIGTERM)")
+    let late = texts.firstIndex(of: "-- SIGINT not sent: the process was reaped")
+    #expect(signal != nil && reaped != nil && late != nil, "\(shell.transcript)")
+    #expect(signal ?? 0 < reaped ?? 0 && reaped ?? 0 < late ?? 0, "\(shell.transcript)")
+  }
+
   @Test func exitStatusIsReported() async throws {
     let outcome = try await LoadctlProcess.run(executable: "/bin/sh", arguments: ["-c", "exit 3"])
     #expect(outcome.termination == .exited(3))

@@ -125,8 +125,8 @@ import Testing
       loadctl.send(signal: storm.signal)
       let termination = try await loadctl.waitForExit()
       let context =
-        "\(storm.testDescription), run \(run), after \(waitFor) events (sent \(sentAfter)); "
-        + "printed \(loadctl.stdoutLines.count) lines, last: \(loadctl.stdoutLines.last ?? "-")"
+        "\(storm.testDescription), run \(run), after \(waitFor) events (sent \(sentAfter))\n"
+        + loadctl.transcript
       #expect(termination == .signaled(storm.signal), "\(context)")
       let events = try JSONLines.parse(loadctl.stdoutLines)
       let problems = JSONLines.envelopeProblems(events, command: storm.arguments[0])

@@ -9,19 +9,22 @@ struct LineBuffer: Sendable {
   private(set) var bytes: [UInt8] = []
   /// Complete lines without their `\n`; after EOF, a final unterminated line too.
   private(set) var lines: [String] = []
+  /// When each of `lines` was complete, in the same order.
+  private(set) var arrivals: [ContinuousClock.Instant] = []
   /// True once the stream reached end of file.
   private(set) var isClosed = false
   /// Index of the first line that no `waitForLine` has matched or skipped yet.
   private(set) var cursor = 0
   private var partial: [UInt8] = []
 
-  /// Adds a chunk as read from the pipe.
-  mutating func append(_ chunk: ArraySlice<UInt8>) {
+  /// Adds a chunk as read from the pipe at `now`.
+  mutating func append(_ chunk: ArraySlice<UInt8>, at now: ContinuousClock.Instant = .now) {
     bytes.append(contentsOf: chunk)
     var start = chunk.startIndex
     while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
       partial.append(contentsOf: chunk[start..<newline])
       lines.append(String(decoding: partial, as: UTF8.self))
+      arrivals.append(now)
       partial.removeAll(keepingCapacity: true)
       start = newline + 1
     }
@@ -34,6 +37,7 @@ struct LineBuffer: Sendable {
     isClosed = true
     if !partial.isEmpty {
       lines.append(String(decoding: partial, as: UTF8.self))
+      arrivals.append(.now)
       partial.removeAll()
     }
   }
@@ -58,6 +62,11 @@ struct LineBuffer: Sendable {
 
   /// The received bytes decoded as UTF-8 (invalid sequences replaced).
   var text: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// The unterminated tail, if any, for failure messages.
+  var unterminated: String? {
+    partial.isEmpty ? nil : String(decoding: partial, as: UTF8.self)
+  }
 
   /// The last `limit` lines (and any unterminated tail), for failure messages.
   func tail(_ limit: Int = 40) -> String {

@@ -66,7 +66,7 @@ final class LoadctlProcess: Sendable {
 
   deinit {
     monitor.closeStdin()
-    if monitor.snapshot.termination == nil { monitor.sendToGroup(signal: SIGKILL) }
+    monitor.killGroupUnlessReaped()
   }
 
   // MARK: Starting

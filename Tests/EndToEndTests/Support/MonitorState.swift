@@ -28,6 +28,13 @@ struct MonitorState: Sendable {
 
   /// The command line, for messages.
   let label: String
+  /// When the child was started: the timeline's zero.
+  let startedAt: ContinuousClock.Instant
+  /// What the test did and saw besides output (signals sent, lines waited for, stdin closed),
+  /// with when, for the timeline.
+  private(set) var notes: [(at: ContinuousClock.Instant, text: String)] = []
+  /// Stdout and stderr lines that a wait matched, by stream and index: what it waited for.
+  private var matched: [String: String] = [:]
   var stdout = LineBuffer()
   var stderr = LineBuffer()
   /// Set once the child was reaped.
@@ -38,8 +45,14 @@ struct MonitorState: Sendable {
   var exitWaiters: [UInt64: CheckedContinuation<Termination, any Error>] = [:]
   private var nextID: UInt64 = 0
 
-  init(label: String) {
+  init(label: String, startedAt: ContinuousClock.Instant = .now) {
     self.label = label
+    self.startedAt = startedAt
+  }
+
+  /// Records something the test did, such as a signal sent, for the timeline.
+  mutating func note(_ text: String, at now: ContinuousClock.Instant = .now) {
+    notes.append((now, text))
   }
 
   /// Changes the buffer of one stream in place (a get/set subscript would copy its arrays).
@@ -61,17 +74,51 @@ struct MonitorState: Sendable {
   /// True when the child exited and both streams reached end of file: the output is complete.
   var isFinished: Bool { termination != nil && stdout.isClosed && stderr.isClosed }
 
-  /// The command, its status and the tail of its output, for failure messages.
+  /// The command, its status and its whole output as a timeline, for failure messages: each
+  /// line with when it arrived (ms since the start), which lines the test waited for, the
+  /// signals it sent and when, and when the child exited.
   var transcript: String {
     let status = termination.map { "\($0)" } ?? "still running"
+    var entries: [(at: ContinuousClock.Instant, order: Int, text: String)] = []
+    for (name, buffer) in [("stdout", stdout), ("stderr", stderr)] {
+      for (index, line) in buffer.lines.enumerated() {
+        let wait = matched["\(name) \(index)"].map { "   <- waited for \($0)" } ?? ""
+        entries.append((buffer.arrivals[index], entries.count, "\(name) | \(line)\(wait)"))
+      }
+      if let tail = buffer.unterminated {
+        entries.append((.now, entries.count, "\(name) | \(tail)  [no newline yet]"))
+      }
+    }
+    for note in notes { entries.append((note.at, entries.count, "-- \(note.text)")) }
+    if let exitedAt { entries.append((exitedAt, entries.count, "-- reaped: \(status)")) }
+    entries.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+    // A flood is cut in the middle: its start and its end explain a failure.
+    let limit = 600
+    var shown = entries.map { "\(milliseconds(since: startedAt, to: $0.at)) \($0.text)" }
+    if shown.count > limit {
+      let cut = shown.count - limit
+      shown =
+        shown.prefix(limit / 3) + ["          … \(cut) entries cut"]
+        + shown.suffix(limit - limit / 3)
+    }
     return """
       command: \(label)
-      status: \(status)
-      stdout so far (\(stdout.lines.count) lines):
-      \(stdout.tail())
-      stderr so far:
-      \(stderr.tail())
+      status: \(status); stdout \(stdout.lines.count) lines, stderr \(stderr.lines.count) lines
+      timeline (ms since start):
+      \(shown.joined(separator: "\n"))
       """
+  }
+
+  /// `+12.3` style offset, right-aligned, for the timeline.
+  private func milliseconds(
+    since start: ContinuousClock.Instant, to instant: ContinuousClock.Instant
+  )
+    -> String
+  {
+    let (seconds, attoseconds) = (instant - start).components
+    let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    let text = "+" + String(format: "%.1f", value)
+    return String(repeating: " ", count: max(0, 9 - text.count)) + text
   }
 
   /// Removes and returns the waiters that can be answered now.
@@ -84,6 +131,8 @@ struct MonitorState: Sendable {
       }
       lineWaiters[id] = waiter
       if let line = match {
+        let index = (waiter.stream == .stdout ? stdout : stderr).cursor - 1
+        matched["\(waiter.stream) \(index)"] = waiter.what
         lineWaiters[id] = nil
         wakeups.lines.append((waiter.continuation, .success(line)))
       } else if update(waiter.stream, { $0.isClosed }) {

@@ -43,8 +43,9 @@ final class ProcessMonitor: Sendable {
     self.pid = pid
     self.processGroup = processGroup
     self.label = label
-    self.startedAt = .now
-    var initial = MonitorState(label: label)
+    let startedAt = ContinuousClock.now
+    self.startedAt = startedAt
+    var initial = MonitorState(label: label, startedAt: startedAt)
     if stdout == nil { initial.stdout.close() }
     if stderr == nil { initial.stderr.close() }
     self.state = Locked(initial)
@@ -113,7 +114,7 @@ final class ProcessMonitor: Sendable {
     }
     guard let (waiter, transcript, exited) = expired else { return }
     let diagnosis = exited ? "" : Self.diagnose(pid)
-    kill(-processGroup, SIGKILL)
+    killGroupUnlessReaped()
     let what =
       exited
       ? "end of output (the child exited, but something still holds its stdout or stderr)"
@@ -157,13 +158,34 @@ final class ProcessMonitor: Sendable {
   /// Sends `signal` to the child unless it was already reaped (so a reused pid is never hit).
   func send(signal: Int32) {
     state.withLock { state in
-      if state.termination == nil { _ = kill(pid, signal) }
+      guard state.termination == nil else {
+        state.note("\(Termination.name(ofSignal: signal)) not sent: the process was reaped")
+        return
+      }
+      _ = kill(pid, signal)
+      state.note("\(Termination.name(ofSignal: signal)) sent to pid \(pid)")
+    }
+  }
+
+  /// SIGKILL to the child's group while its leader is not yet reaped, so a group id that was
+  /// freed and reused is never hit (the reaper reaps under the same lock).
+  func killGroupUnlessReaped() {
+    state.withLock { state in
+      guard state.termination == nil else { return }
+      _ = kill(-processGroup, SIGKILL)
+      state.note("SIGKILL sent to group \(processGroup) (cleanup)")
     }
   }
 
   /// Sends `signal` to every process in the child's group, like a terminal's Ctrl-C.
+  ///
+  /// After the child was reaped, only a member still alive keeps the group id from being
+  /// reused: use it then only for a group known to have one.
   func sendToGroup(signal: Int32) {
     _ = kill(-processGroup, signal)
+    state.withLock {
+      $0.note("\(Termination.name(ofSignal: signal)) sent to group \(processGroup)")
+    }
   }
 
   // MARK: Stdin
@@ -192,10 +214,12 @@ final class ProcessMonitor: Sendable {
 
   /// Closes the child's stdin pipe, so that it reads end of file. Safe to call twice.
   func closeStdin() {
-    stdinDescriptor.withLock { descriptor in
+    let closed = stdinDescriptor.withLock { descriptor in
+      defer { descriptor = nil }
       if let open = descriptor { close(open) }
-      descriptor = nil
+      return descriptor != nil
     }
+    if closed { state.withLock { $0.note("stdin closed") } }
   }
 
   // MARK: Threads
@@ -213,7 +237,7 @@ final class ProcessMonitor: Sendable {
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       let wakeups = state.withLock { state in
-        state.update(stream) { $0.append(chunk[..<count]) }
+        state.update(stream) { $0.append(chunk[..<count], at: .now) }
         return state.collectWakeups()
       }
       wakeups.resume()
