@@ -23,12 +23,12 @@ package enum ProcessEnd: Sendable, Equatable {
   package func terminate() -> Never {
     switch self {
     case .exit(let status):
-      Subprocesses.terminateAll()
+      Subprocesses.terminateAllForExit()
       exitProcess(status)
     case .signal(let deadly):
       UnixSignals.die(by: deadly)
     case .brokenPipe:
-      Subprocesses.terminateAll()
+      Subprocesses.terminateAllForExit()
       dieByBrokenPipe()
     }
   }

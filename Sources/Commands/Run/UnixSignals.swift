@@ -135,9 +135,19 @@ public struct UnixSignals: AsyncSequence, Sendable {
   /// `exit(130)` looks the same in `$?` but not to a parent's `wait`, and a shell script only
   /// aborts when its child really died by SIGINT. Flush output before calling this. Child
   /// process groups still alive (a forced exit does not wait for their teardown) get SIGKILL
-  /// first, so none outlives loadctl.
+  /// first, so none outlives loadctl, and no runner reports that kill (see
+  /// ``Subprocesses/terminateAllForExit()``): the process dies by `deadly`, whatever its other
+  /// threads are doing.
   public static func die(by deadly: UnixSignal) -> Never {
-    Subprocesses.terminateAll()
+    Subprocesses.terminateAllForExit()
+    #if DEBUG
+      // Tests widen the moment between the kill and the death, which a loaded machine can make
+      // as long, to prove that nothing happens in it.
+      if let pause = getenv("LOADCTL_DEBUG_DEATH_PAUSE_MS").flatMap({ UInt32(String(cString: $0)) })
+      {
+        usleep(pause * 1000)
+      }
+    #endif
     _ = signal(deadly.number, SIG_DFL)
     var set = sigset_t()
     sigemptyset(&set)

@@ -21,10 +21,8 @@ import LoadctlCore
 ///   `exec >&-`) is torn down the same way, which is not a failure;
 /// - the command exited non-zero or was killed by a signal other than that teardown's SIGTERM or
 ///   SIGKILL: the feed ends with ``PriceFeedEnd/failed(_:)``, `command failed (exit status 3):
-///   <its last stderr line>`; so does a command that cannot start.
-///
-/// A teardown's SIGTERM and SIGKILL cannot be told apart from the same signals sent by someone
-/// else at the moment stdout ended, so those count as a normal end.
+///   <its last stderr line>`; so does a command that cannot start. A command killed by anyone
+///   else (`kill -KILL` of its group from outside) failed, whichever signal it was.
 package struct ExecPriceLines: LivePriceSource {
   /// The command, with its teardown grace.
   package let subprocess: Subprocess
@@ -50,9 +48,11 @@ package struct ExecPriceLines: LivePriceSource {
 
   package func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
     let run: (result: Bool, termination: Subprocess.Termination, stderrTail: [String])
+    var child: ChildProcess?
     do {
       run = try await subprocess.withLines { lines in
-        await forward(&lines, into: sink)
+        child = lines.child
+        return await forward(&lines, into: sink)
       }
     } catch let error as SubprocessError {
       return error == .cancelled ? .stopped : .failed(error.description)
@@ -61,8 +61,8 @@ package struct ExecPriceLines: LivePriceSource {
     }
     guard run.result, !Task.isCancelled else { return .stopped }
     switch run.termination {
-    case .exited(0), .signalled(SIGTERM), .signalled(SIGKILL):
-      return .sourceFinished
+    case .exited(0): return .sourceFinished
+    case .signalled where child?.endedByTeardown == true: return .sourceFinished
     default:
       return .failed(ExternalCommand.failure("command", run.termination, run.stderrTail))
     }

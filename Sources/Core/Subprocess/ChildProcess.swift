@@ -10,13 +10,20 @@
 /// pidfd (or, without one, a short tick), so one wait covers every event: data, the consumer
 /// taking data or leaving, the command's exit and the SIGKILL deadline. It alone signals and
 /// reaps. Consumers (one at a time) take stdout with `next()` and the outcome with `finished()`.
-final class ChildProcess: Sendable {
+///
+/// It knows which signals it sent: a command that died by a signal of its own teardown ended
+/// ``Ending/byTeardown``; one killed by anyone else did not. Once the command is reaped (and its
+/// group killed), only the bytes already in the pipes are read: whatever still holds them open
+/// (a process that left the group) is not waited for.
+package final class ChildProcess: Sendable {
   /// The most stdout bytes read but not yet taken by the consumer.
   static let bound = 64 * 1024
 
-  struct Ending: Sendable {
+  package struct Ending: Sendable {
     var termination: Subprocess.Termination
     var stderrTail: [String]
+    /// The command died by a signal that this process's teardown sent (SIGTERM or SIGKILL).
+    package var byTeardown = false
   }
 
   private struct State {
@@ -59,6 +66,9 @@ final class ChildProcess: Sendable {
   }
 
   var peakBuffered: Int { state.withLock { $0.peak } }
+
+  /// Whether the command died by a signal of its teardown; `false` until it was reaped.
+  package var endedByTeardown: Bool { state.withLock { $0.ending?.byTeardown ?? false } }
 
   /// Consumer: the next stdout bytes, waiting for some; `nil` at the end or once stopped.
   func next() async -> [UInt8]? {
@@ -118,24 +128,52 @@ final class ChildProcess: Sendable {
     var (out, err) = (stdout, stderr)
     var tail = StderrTail(maxLines: command.stderrTailLines)
     var termination: Subprocess.Termination?
-    var terminated = false
-    // While running: when SIGKILL is due. Once reaped: when to stop waiting for the end of
-    // pipes that a process outside the group still holds (counted while data flows or waits).
+    /// Signals sent to the group while the command ran: its teardown's.
+    var sent: Set<Int32> = []
+    /// Once reaped: the bytes each pipe held then, all that is still read from it.
+    var left: (out: Int, err: Int)?
+    /// While tearing down: when SIGKILL is due.
     var deadline: ContinuousClock.Instant?
     var tick: Int32 = 1
     var buffer = [UInt8](repeating: 0, count: Self.bound)
+    func closeOut() {
+      close(out)
+      out = -1
+      endStdout()
+    }
+    func closeErr() {
+      close(err)
+      err = -1
+    }
+    func reap(_ flags: Int32) -> Bool {
+      // The process is ending and killed this group: the death is not the command's to report.
+      while Subprocesses.isExiting { pause() }
+      var status: Int32 = 0
+      let reaped = waitpid(pid, &status, flags)
+      guard reaped == pid || (reaped < 0 && errno == ECHILD) else { return false }
+      termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
+      reapGroup()
+      deadline = nil
+      // What the group wrote is in the pipes by now; anything after it comes from outside.
+      left = (Self.readable(out), Self.readable(err))
+      if out >= 0, left?.out == 0 { closeOut() }
+      if err >= 0, left?.err == 0 { closeErr() }
+      return true
+    }
     while termination == nil || out >= 0 || err >= 0 {
       let (stopping, room) = state.withLock { state in
         let room = state.stopping ? Self.bound : Self.bound - state.pending.count
         state.readerWaits = room == 0
         return (state.stopping, room)
       }
-      if stopping, termination == nil, !terminated {
+      // A command that already died is reaped, not signalled: its death is its own.
+      if stopping, termination == nil, sent.isEmpty, !reap(WNOHANG) {
+        // SIGCONT too: a stopped process acts on SIGTERM only once continued.
         kill(-group, SIGTERM)
-        terminated = true
+        kill(-group, SIGCONT)
+        sent.insert(SIGTERM)
         deadline = .now + command.killAfter
       }
-      if termination != nil, room == 0 { deadline = .now + command.killAfter }
       var fds = [wake.read, room > 0 ? out : -1, err, termination == nil ? pidfd : -1].map {
         pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
       }
@@ -148,43 +186,47 @@ final class ChildProcess: Sendable {
       _ = poll(&fds, nfds_t(fds.count), timeout)
       if fds[0].revents != 0 { _ = read(wake.read, &buffer, 64) }
       if fds[1].revents != 0 {
-        let count = read(out, &buffer, room)
+        let count = read(out, &buffer, min(room, left?.out ?? room))
         if count > 0 {
           deliver(Array(buffer[..<count]))
-          if termination != nil { deadline = .now + command.killAfter }
+          left?.out -= count
+          if left?.out == 0 { closeOut() }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-          close(out)
-          out = -1
-          endStdout()
+          closeOut()
         }
       }
       if fds[2].revents != 0 {
-        let count = read(err, &buffer, buffer.count)
+        let count = read(err, &buffer, min(buffer.count, left?.err ?? buffer.count))
         if count > 0 {
           tail.append(buffer[..<count])
+          left?.err -= count
+          if left?.err == 0 { closeErr() }
         } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-          close(err)
-          err = -1
+          closeErr()
         }
       }
-      if termination == nil, pidfd < 0 || fds[3].revents != 0 {
-        var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
-        if reaped == pid || (reaped < 0 && errno == ECHILD) {
-          termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
-          reapGroup()
-          deadline = .now + command.killAfter
-        }
-      }
-      if let due = deadline, ContinuousClock.now >= due {
-        guard termination == nil else { break }
+      if termination == nil, pidfd < 0 || fds[3].revents != 0 { _ = reap(WNOHANG) }
+      if let due = deadline, termination == nil, ContinuousClock.now >= due {
         kill(-group, SIGKILL)
+        sent.insert(SIGKILL)
         deadline = nil
       }
     }
     for fd in [out, err, pidfd] where fd >= 0 { close(fd) }
     if out >= 0 { endStdout() }
-    finish(Ending(termination: termination ?? .exited(-1), stderrTail: tail.finish()))
+    var ending = Ending(termination: termination ?? .exited(-1), stderrTail: tail.finish())
+    if case .signalled(let signal) = ending.termination {
+      ending.byTeardown = sent.contains(signal)
+    }
+    finish(ending)
+  }
+
+  /// The bytes waiting in pipe `fd` (0 for a closed one).
+  private static func readable(_ fd: Int32) -> Int {
+    guard fd >= 0 else { return 0 }
+    var count: Int32 = 0
+    let result = withUnsafeMutablePointer(to: &count) { ioctl(fd, UInt(FIONREAD), $0) }
+    return result == 0 ? Int(count) : 0
   }
 
   /// The command is reaped: kills what is left of its group, reaps the watcher, drops the group.

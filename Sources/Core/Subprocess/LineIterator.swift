@@ -8,7 +8,8 @@ extension Subprocess {
     /// The longest line returned whole.
     public static let maxLine = 1 << 20
 
-    let child: ChildProcess
+    /// The running command (its pids; whether its teardown killed it, once it was reaped).
+    package let child: ChildProcess
     private var buffer: [UInt8] = []
     private var start = 0
     /// `buffer[start..<scanned]` has no newline.
