@@ -142,8 +142,12 @@ import Testing
   @Test func cancellingOutputTearsDownAndThrows() async throws {
     let marker = "/tmp/loadctl-subprocess-\(getpid())-started"
     defer { unlink(marker) }
+    // Written under a temporary name and renamed: the marker never exists empty.
     let task = Task {
-      try await Subprocess.shell("echo $$ > \(marker); sleep 100 & wait").output()
+      try await Subprocess.shell(
+        "echo $$ > \(marker).tmp && mv \(marker).tmp \(marker); sleep 100 & wait"
+      )
+      .output()
     }
     await eventually { access(marker, F_OK) == 0 }
     task.cancel()
