@@ -14,7 +14,7 @@ import Testing
 /// exited 0): dying by a signal, loadctl killed its command groups first, and its reader thread
 /// reaped the dead command before the signal was raised; the ticker then took a SIGKILL for a
 /// normal end and the process exited before it could die by its signal. A loaded machine makes
-/// that moment long; `LOADCTL_DEBUG_DEATH_PAUSE_MS` (debug builds) makes it long on purpose.
+/// that moment long; `LOADCTL_TEST_DEATH_DELAY_MS` makes it long on purpose.
 @Suite(.processSlots) struct KilledCommandRegressionTests {
   static let endless = "while :; do echo 100; sleep 0.005; done"
 
@@ -23,7 +23,7 @@ import Testing
   @Test func dyingBySignalDoesNotReportTheCommandsDeath() async throws {
     let loadctl = try LoadctlProcess.start(
       ["ticker", "--json", "--exec", Self.endless],
-      environment: ["LOADCTL_DEBUG_DEATH_PAUSE_MS": "300"])
+      environment: ["LOADCTL_TEST_DEATH_DELAY_MS": "300"])
     try await loadctl.waitForLine(where: JSONEvent.matching(["event": "tick"]))
     loadctl.send(signal: SIGQUIT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGQUIT), "\(loadctl.transcript)")

@@ -140,14 +140,11 @@ public struct UnixSignals: AsyncSequence, Sendable {
   /// threads are doing.
   public static func die(by deadly: UnixSignal) -> Never {
     Subprocesses.terminateAllForExit()
-    #if DEBUG
-      // Tests widen the moment between the kill and the death, which a loaded machine can make
-      // as long, to prove that nothing happens in it.
-      if let pause = getenv("LOADCTL_DEBUG_DEATH_PAUSE_MS").flatMap({ UInt32(String(cString: $0)) })
-      {
-        usleep(pause * 1000)
-      }
-    #endif
+    // Test-only hook (LOADCTL_TEST_DEATH_DELAY_MS): widens the moment between the kill and the
+    // death, which a loaded machine can make as long, to prove that nothing happens in it.
+    if let delay = getenv("LOADCTL_TEST_DEATH_DELAY_MS").flatMap({ UInt32(String(cString: $0)) }) {
+      usleep(Swift.min(delay, 10_000) * 1000)
+    }
     _ = signal(deadly.number, SIG_DFL)
     var set = sigset_t()
     sigemptyset(&set)
