@@ -21,9 +21,14 @@ private func events(_ lines: [String], _ name: String) throws -> [JSONEvent] {
 }
 
 @Suite(.processSlots) struct CounterEndToEndTests {
+  /// On virtual time: the `+` after `d` is applied before the delay ends, however long the
+  /// machine takes between the two.
   @Test func positionalActionsGiveAnExactFinalCount() async throws {
     let outcome = try await LoadctlProcess.run(
-      ["counter", "--json", "--delay", "50ms", "+", "+", "-", "inc", "dec", "+", "d", "+"])
+      [
+        "counter", "--json", "--clock", "virtual", "--delay", "50ms", "+", "+", "-", "inc", "dec",
+        "+", "d", "+",
+      ])
     #expect(outcome.termination == .exited(0))
     #expect(try await problems(outcome.stdout) == [])
     let end = try #require(try events(outcome.stdout, "end").first)
@@ -172,18 +177,22 @@ private func events(_ lines: [String], _ name: String) throws -> [JSONEvent] {
       ])
   }
 
+  /// Each key waits for the answer to the one before. The delay is longer than any run, so the
+  /// second `d` always finds the first still pending, and `c` ends it.
   @Test func atATerminalTheKeysAreTheButtons() async throws {
     let result = try await InteractiveTests.runOnTerminal(
       [
         ["wait", "keys: + increment"], ["send", "+"], ["wait", "count: 0 → 1"], ["send", "d"],
-        ["wait", "started (300ms)"], ["send", "d"], ["wait", "dropped (drop policy)"],
-        ["wait", "incrementResponse"], ["send", "-"], ["wait", "count: 2 → 1"], ["send", "q"],
+        ["wait", "started (10m)"], ["send", "d"], ["wait", "dropped (drop policy)"],
+        ["send", "c"], ["wait", "delayed_increment#1 cancelled"], ["send", "-"],
+        ["wait", "count: 1 → 0"], ["send", "q"],
       ],
-      ["counter", "--delay", "300ms", "--no-color"])
+      ["counter", "--delay", "600s", "--no-color"])
     #expect(result.error == nil)
     #expect(result.exit == 0)
     #expect(result.termiosRestored)
-    #expect(result.output.contains("  count: 1, isLoading: false"))
+    #expect(result.output.contains("cancel  isLoading: true → false"))
+    #expect(result.output.contains("  count: 0, isLoading: false"))
   }
 
   @Test func aBadInputLineIsRejectedAndTheRunGoesOnThenExits65() async throws {

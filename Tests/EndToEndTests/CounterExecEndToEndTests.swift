@@ -149,8 +149,10 @@ import Testing
   /// by SIGINT after its last events.
   @Test func ctrlCTearsTheRunningCommandDown() async throws {
     let scratch = try Scratch()
+    // Both pids at once, renamed into place: the test never reads the file half written.
     let command =
-      "sleep 300 & echo start $! >> \(scratch.runs); echo start $$ >> \(scratch.runs); wait"
+      "sleep 300 & printf 'start %s\\n' $! $$ > \(scratch.runs).tmp "
+      + "&& mv \(scratch.runs).tmp \(scratch.runs); wait"
     let loadctl = try LoadctlProcess.start(
       ["counter", "--json", "--kill-after", "500ms", "--exec", command, "d"])
     let pids = try await scratch.waitForRuns(2).map(\.1)

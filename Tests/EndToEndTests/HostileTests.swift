@@ -22,20 +22,24 @@ import Testing
     }
   }
 
-  static func tickerIntoBlockedPipe() async throws -> (LoadctlProcess, Int32) {
+  static func tickerIntoBlockedPipe(json: Bool = true) async throws -> (LoadctlProcess, Int32) {
     let pipe = try Spawner.makePipe()
     let loadctl = try LoadctlProcess.start(
-      executable: BinaryLocator.locate(), arguments: ["ticker", "--interval", "0", "--json"],
+      executable: BinaryLocator.locate(),
+      arguments: ["ticker", "--interval", "0"] + (json ? ["--json"] : []),
       stdout: .descriptor(pipe.write))
     close(pipe.write)
     try await waitUntilBlocked(loadctl.pid, in: ["pipe_write", "pipe_wait_writable"])
     return (loadctl, pipe.read)
   }
 
+  /// The second SIGINT is sent once the first one's notice is on stderr: two signals sent back
+  /// to back can merge into one while the process waits for a CPU.
   @Test func secondInterruptEndsARunBlockedOnStdout() async throws {
-    let (loadctl, read) = try await Self.tickerIntoBlockedPipe()
+    let (loadctl, read) = try await Self.tickerIntoBlockedPipe(json: false)
     defer { close(read) }
     loadctl.send(signal: SIGINT)
+    try await loadctl.waitForStderr(containing: "interrupted — cancelling")
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
   }
@@ -145,29 +149,56 @@ import Testing
     #expect((try? JSONSerialization.jsonObject(with: written)) != nil, "the trace is JSON")
   }
 
+  /// The signals in the `SigIgn` mask of `/proc/PID/status`: the dispositions a signal sent now
+  /// meets (an ignored one is discarded when it is sent).
+  static func ignoredSignals(inMask text: Substring) -> Set<Int32> {
+    let mask = UInt64(text.trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
+    return Set((1...64).filter { mask & (1 << UInt64($0 - 1)) != 0 }.map { Int32($0) })
+  }
+
+  static func ignoredSignals(of pid: Int32) -> Set<Int32> {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
+    return ignoredSignals(inMask: line?.dropFirst("SigIgn:".count) ?? "")
+  }
+
+  /// The run reads its input until the test ends it, so it is still running when the signals
+  /// come, however fast it would tick.
   @Test func signalsInheritedAsIgnoredStayIgnored() async throws {
     let loadctl = try LoadctlProcess.start(
       executable: "/bin/sh",
       arguments: [
-        "-c", "trap '' HUP INT QUIT; exec \"$0\" timer --interval 20ms --ticks 5",
+        "-c", "trap '' HUP INT QUIT; exec \"$0\" timer --interval 20ms --input -",
         try BinaryLocator.locate(),
-      ])
+      ], stdin: .pipe)
     try await loadctl.waitForLine(containing: "timer")
+    #expect(Self.ignoredSignals(of: loadctl.pid).isSuperset(of: [SIGHUP, SIGINT, SIGQUIT]))
     for signal in [SIGHUP, SIGINT, SIGQUIT] { loadctl.send(signal: signal) }
+    try loadctl.write(toStdin: "stop\n")
+    loadctl.closeStdin()
     #expect(try await loadctl.waitForExit() == .exited(0))
+    #expect(loadctl.stderrText == "", "no signal was taken")
   }
 
   /// `cmd &` in a script: bash starts it with SIGINT ignored. The script waits for the first
   /// line before `kill`, since bash itself ignores SIGINT in the child only some time after `fork`.
+  /// The timer runs until SIGTERM, so it is still running when SIGINT comes; SIGTERM must then be
+  /// the only signal it took.
   @Test func aBackgroundJobInAScriptIgnoresInterrupt() async throws {
     let script = """
       f=$(mktemp -u); mkfifo "$f"
-      "$0" timer --interval 10ms --ticks 5 > "$f" & exec 3< "$f"; rm "$f"
-      read -r line <&3; kill -INT $!; cat <&3 > /dev/null; wait $!
+      "$0" timer --interval 10ms > "$f" & exec 3< "$f"; rm "$f"
+      read -r line <&3; grep '^SigIgn:' /proc/$!/status; kill -INT $!; kill -TERM $!
+      cat <&3 > /dev/null; wait $!; echo "status $?"
       """
     let outcome = try await LoadctlProcess.run(
       executable: "/bin/bash", arguments: ["-c", script, try BinaryLocator.locate()])
     #expect(outcome.termination == .exited(0))
+    let mask = try #require(outcome.stdout.first?.split(separator: ":").last)
+    #expect(Self.ignoredSignals(inMask: mask).contains(SIGINT))
+    #expect(outcome.stdout.last == "status 143", "died by SIGTERM, its first and only signal")
+    #expect(outcome.stderr.contains("terminated — cancelling"))
+    #expect(!outcome.stderr.contains("interrupted"))
   }
 
   // MARK: FIFOs

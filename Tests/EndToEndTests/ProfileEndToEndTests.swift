@@ -4,6 +4,9 @@ import Testing
 /// `loadctl profile` as users run it: a real process, real pipes, real signals.
 @Suite(.processSlots) struct ProfileEndToEndTests {
   private static let schema = SchemaValidator.schema(for: "profile")
+  /// A `--timeout` no request reaches before the harness's failsafe: the default 10 s counts
+  /// curl's own start, which a busy machine can stretch past it.
+  private static let noTimeout = "600s"
 
   @Test func demoLoadPrintsTransitionsAsText() async throws {
     let outcome = try await LoadctlProcess.run(
@@ -74,11 +77,14 @@ import Testing
     #expect(loadctl.stderrText == "terminated — cancelling (a second signal forces the exit)\n")
   }
 
+  /// A run that keeps printing until its stdout closes (failing loads retried at once), so it
+  /// must meet `head`'s exit with a write, however early or late `head` reads.
   @Test func closedPipeEndsQuietly() async throws {
+    let stream = "profile --json --fail offline --retries 1000000 --backoff 0 --latency 1ms"
     let outcome = try await LoadctlProcess.run(
       executable: "/bin/bash",
       arguments: [
-        "-c", "\"$0\" profile --json --latency 200ms | head -n 1; echo \"${PIPESTATUS[0]}\" >&2",
+        "-c", "\"$0\" \(stream) | head -n 1; echo \"${PIPESTATUS[0]}\" >&2",
         try BinaryLocator.locate(),
       ])
     #expect(outcome.stdout.count == 1)
@@ -86,14 +92,18 @@ import Testing
     #expect(outcome.stderr == "141\n", "only the pipe status; loadctl itself prints nothing")
   }
 
+  /// On virtual time, so the script's lines land exactly where it puts them against the
+  /// latency: `load` while the first load runs, `cancel` after it ended.
   @Test func timedInputIgnoresDoubleLoadAndRejectsBadLines() async throws {
     let script = "# a comment\nload\n+150ms cancel\nbogus\n+50ms load\n"
     let outcome = try await LoadctlProcess.run(
-      ["profile", "--json", "--latency", "100ms", "--input", "-"], stdin: .text(script))
+      ["profile", "--json", "--clock", "virtual", "--latency", "100ms", "--input", "-"],
+      stdin: .text(script))
     #expect(outcome.termination == .exited(65))
     let events = try JSONLines.parse(outcome.stdout)
     let ignored = events.filter { $0.event == "ignored" }
     #expect(ignored.map { $0.string("reason") } == ["already loading", "not loading"])
+    #expect(ignored.map(\.elapsedMilliseconds) == [0, 150])
     #expect(events.contains { $0.event == "input_rejected" && $0.integer("line") == 4 })
     let states = events.filter { $0.event == "transition" }.compactMap {
       $0.value(at: "to.state") as? String
@@ -152,7 +162,7 @@ import Testing
   @Test func urlLoadsFromALocalServer() async throws {
     try await TestHTTPServer.withServer { server in
       let outcome = try await LoadctlProcess.run([
-        "profile", "--json", "--url", server.urlString("/profile"),
+        "profile", "--json", "--url", server.urlString("/profile"), "--timeout", Self.noTimeout,
       ])
       #expect(outcome.termination == .exited(0))
       let events = try JSONLines.parse(outcome.stdout)
@@ -164,7 +174,7 @@ import Testing
   func urlFollowsRedirectsAndReadsChunkedBodies(path: String) async throws {
     try await TestHTTPServer.withServer { server in
       let outcome = try await LoadctlProcess.run([
-        "profile", "--json", "--url", server.urlString(path),
+        "profile", "--json", "--url", server.urlString(path), "--timeout", Self.noTimeout,
       ])
       #expect(outcome.termination == .exited(0))
       #expect(outcome.stderr.isEmpty)
@@ -176,7 +186,8 @@ import Testing
   @Test func urlNon2xxIsAFailureNamingTheStatus() async throws {
     try await TestHTTPServer.withServer { server in
       let outcome = try await LoadctlProcess.run([
-        "profile", "--json", "--url", server.urlString("/status/404"),
+        "profile", "--json", "--url", server.urlString("/status/404"), "--timeout",
+        Self.noTimeout,
       ])
       #expect(outcome.termination == .exited(1))
       let events = try JSONLines.parse(outcome.stdout)
@@ -190,7 +201,7 @@ import Testing
   @Test func interruptingASlowRequestClosesItsConnection() async throws {
     try await TestHTTPServer.withServer { server in
       let loadctl = try LoadctlProcess.start([
-        "profile", "--json", "--url", server.urlString("/slow"), "--timeout", "60s",
+        "profile", "--json", "--url", server.urlString("/slow"), "--timeout", Self.noTimeout,
       ])
       try await loadctl.waitForLine(where: JSONEvent.matching(["event": "effect_started"]))
       try await server.waitForLog(event: "request", path: "/slow")

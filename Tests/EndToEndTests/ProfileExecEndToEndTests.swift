@@ -10,10 +10,19 @@ import Testing
 /// `profile --exec`: a user's command as the load, torn down as a process group however the run
 /// ends. Commands write their pids to a file, and the tests check `/proc` for what is left.
 @Suite(.processSlots) struct ProfileExecEndToEndTests {
+  /// A `--timeout` no command reaches before the harness's failsafe: the default 10 s counts the
+  /// shell's own start, which a busy machine can stretch past it.
+  private static let noTimeout = ["--timeout", "600s"]
+
+  /// Shell code that writes `words` (one a line) to `directory/pids` all at once: written to a
+  /// temporary name and renamed, so the test never reads a partial file.
+  private static func recordPids(_ words: String, in directory: String) -> String {
+    "printf '%s\\n' \(words) > \(directory)/pids.tmp && mv \(directory)/pids.tmp \(directory)/pids"
+  }
+
   @Test func theCommandsStdoutIsTheProfile() async throws {
-    let outcome = try await LoadctlProcess.run([
-      "profile", "--json", "--exec", #"printf '{"name":"Exec"}'"#,
-    ])
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--exec", #"printf '{"name":"Exec"}'"#] + Self.noTimeout)
     #expect(outcome.termination == .exited(0))
     let events = try JSONLines.parse(outcome.stdout)
     #expect(events.last?.value(at: "state.profile.name") as? String == "Exec")
@@ -31,7 +40,8 @@ import Testing
     (#"printf '{"nom":1}'"#, ""),
   ])
   func aFailingCommandFailsTheLoadWithItsReason(command: String, reason: String) async throws {
-    let outcome = try await LoadctlProcess.run(["profile", "--json", "--exec", command])
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--exec", command] + Self.noTimeout)
     #expect(outcome.termination == .exited(1))
     let events = try JSONLines.parse(outcome.stdout)
     let message = try #require(events.last?.value(at: "state.message") as? String)
@@ -41,25 +51,48 @@ import Testing
   @Test func retriesRunTheCommandAgain() async throws {
     let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let outcome = try await LoadctlProcess.run([
-      "profile", "--retries", "2", "--backoff", "1ms", "--exec",
-      "echo $$ >> \(directory)/runs; exit 1",
-    ])
+    let outcome = try await LoadctlProcess.run(
+      [
+        "profile", "--retries", "2", "--backoff", "1ms", "--exec",
+        "echo $$ >> \(directory)/runs; exit 1",
+      ] + Self.noTimeout)
     #expect(outcome.termination == .exited(1))
     #expect(ChildProcesses.pids(in: "\(directory)/runs").count == 3)
   }
 
+  /// The timeout may fire before the shell has run a single line (a slow start), so the command
+  /// cannot be relied on to record its pid: every process of the run carries a mark in its
+  /// environment instead, and none may be alive after the run.
   @Test func aTimeoutTearsTheCommandDown() async throws {
-    let directory = try ChildProcesses.scratch()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let outcome = try await LoadctlProcess.run([
-      "profile", "--json", "--timeout", "200ms", "--exec",
-      "echo $$ >> \(directory)/pids; exec sleep 100",
-    ])
+    let mark = UUID().uuidString
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--timeout", "200ms", "--exec", "sleep 100 & exec sleep 100"],
+      environment: [Self.markVariable: mark])
     #expect(outcome.termination == .exited(1))
     let events = try JSONLines.parse(outcome.stdout)
     #expect(events.last?.value(at: "state.message") as? String == "command timed out after 200ms")
-    await ChildProcesses.expectGone(ChildProcesses.pids(in: "\(directory)/pids"))
+    // Orphans may wait a moment for their reaper; the failsafe bounds the wait.
+    try? await Polling.until("the marked processes to end", every: .milliseconds(20)) {
+      Self.liveProcesses(marked: mark).isEmpty
+    }
+    #expect(Self.liveProcesses(marked: mark) == [], "still running after the timeout")
+  }
+
+  /// The environment variable that marks a test's processes.
+  private static let markVariable = "LOADCTL_E2E_MARK"
+
+  /// Live processes whose environment has `LOADCTL_E2E_MARK=mark`, however they were started.
+  private static func liveProcesses(marked mark: String) -> [Int32] {
+    let needle = Array("\(markVariable)=\(mark)".utf8)
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+      guard ChildProcesses.isRunning(pid),
+        let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/environ")
+      else { return false }
+      defer { try? handle.close() }
+      let environment = (try? handle.readToEnd()) ?? Data()
+      return environment.split(separator: 0).contains { Array($0) == needle }
+    }.sorted()
   }
 
   /// SIGINT, SIGTERM: the run prints its final transitions and dies by the signal; the command
@@ -68,10 +101,9 @@ import Testing
   func aSignalTearsDownTheWholeGroup(signal: Int32) async throws {
     let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let loadctl = try LoadctlProcess.start([
-      "profile", "--timeout", "600s", "--exec",
-      "sleep 100 & echo $! >> \(directory)/pids; echo $$ >> \(directory)/pids; wait",
-    ])
+    let loadctl = try LoadctlProcess.start(
+      ["profile", "--exec", "sleep 100 & \(Self.recordPids("$! $$", in: directory)); wait"]
+        + Self.noTimeout)
     let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 2)
     loadctl.send(signal: signal)
     #expect(try await loadctl.waitForExit() == .signaled(signal))
@@ -83,10 +115,11 @@ import Testing
   @Test func aCommandIgnoringSIGTERMIsKilledAfterTheGrace() async throws {
     let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let loadctl = try LoadctlProcess.start([
-      "profile", "--timeout", "600s", "--kill-after", "300ms", "--exec",
-      "trap '' TERM; echo $$ >> \(directory)/pids; while :; do sleep 0.05; done",
-    ])
+    let loadctl = try LoadctlProcess.start(
+      [
+        "profile", "--kill-after", "300ms", "--exec",
+        "trap '' TERM; \(Self.recordPids("$$", in: directory)); while :; do sleep 0.05; done",
+      ] + Self.noTimeout)
     let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 1)
     loadctl.send(signal: SIGINT)
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
@@ -97,10 +130,9 @@ import Testing
   @Test func killingLoadctlWithSIGKILLLeavesNoOrphan() async throws {
     let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let loadctl = try LoadctlProcess.start([
-      "profile", "--timeout", "600s", "--exec",
-      "sleep 100 & echo $! >> \(directory)/pids; echo $$ >> \(directory)/pids; wait",
-    ])
+    let loadctl = try LoadctlProcess.start(
+      ["profile", "--exec", "sleep 100 & \(Self.recordPids("$! $$", in: directory)); wait"]
+        + Self.noTimeout)
     let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 2)
     loadctl.send(signal: SIGKILL)
     #expect(try await loadctl.waitForExit() == .signaled(SIGKILL))
@@ -110,7 +142,8 @@ import Testing
   /// A command that floods stdout: the load fails as too large, memory stays bounded, and the
   /// command is gone.
   @Test func aFloodingCommandIsCutOff() async throws {
-    let outcome = try await LoadctlProcess.run(["profile", "--json", "--exec", "yes"])
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--exec", "yes"] + Self.noTimeout)
     #expect(outcome.termination == .exited(1))
     let events = try JSONLines.parse(outcome.stdout)
     let message = try #require(events.last?.value(at: "state.message") as? String)

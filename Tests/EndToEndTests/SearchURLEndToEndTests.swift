@@ -5,11 +5,16 @@ import Testing
 /// request and every connection a client dropped: proof that a cancelled search really closed
 /// its request.
 @Suite(.processSlots) struct SearchURLEndToEndTests {
+  /// A `--timeout` no request reaches before the harness's failsafe: the default 10 s counts
+  /// curl's own start, which a busy machine can stretch past it.
+  static let noTimeout = ["--timeout", "600s"]
+
   @Test func theTemplateGetsThePercentEncodedQueryAndTheServersOrder() async throws {
     try await TestHTTPServer.withServer { server in
       let template = server.urlString("/search?q={query}")
       let outcome = try await LoadctlProcess.run(
-        ["search", "--json", "--url", template, "--limit", "4", "--debounce", "0", "Task"])
+        ["search", "--json", "--url", template, "--limit", "4", "--debounce", "0"] + Self.noTimeout
+          + ["Task"])
       #expect(outcome.termination == .exited(0))
       let events = try await SearchEvents.checked(outcome.stdout)
       let end = try #require(events.end)
@@ -21,7 +26,7 @@ import Testing
       #expect(events.start?.value(at: "options.latency_ms") as? Int == 0)
 
       let odd = try await LoadctlProcess.run(
-        ["search", "--json", "--url", template, "--debounce", "0", "a&b c/ü"])
+        ["search", "--json", "--url", template, "--debounce", "0"] + Self.noTimeout + ["a&b c/ü"])
       #expect(odd.termination == .exited(0))
       #expect(try await SearchEvents.checked(odd.stdout).end?.strings(at: "state.items") == [])
       let requests = try await server.log().filter { $0.event == "request" }.map(\.q)
@@ -60,7 +65,8 @@ import Testing
   @Test func aFailingServerEndsFailedWithExit1() async throws {
     try await TestHTTPServer.withServer { server in
       let outcome = try await LoadctlProcess.run(
-        ["search", "--json", "--url", server.urlString("/status/503?q={query}"), "swift"])
+        ["search", "--json", "--url", server.urlString("/status/503?q={query}")] + Self.noTimeout
+          + ["swift"])
       #expect(outcome.termination == .exited(1))
       let events = try await SearchEvents.checked(outcome.stdout)
       let end = try #require(events.end)

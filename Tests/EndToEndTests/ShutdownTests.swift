@@ -30,11 +30,16 @@ import Testing
     #expect(events.last?.event != "end", "cleanup never finished, so no end event")
   }
 
+  /// Runs that print without pause and far more than a pipe holds (about 1 MB each), so they
+  /// can never finish before `head` has left: whenever that is, the next write meets the closed
+  /// pipe.
   static let streams: [[String]] = [
-    ["profile", "--fail", "x", "--retries", "1000", "--backoff", "1ms", "--latency", "1ms"],
+    ["profile", "--fail", "x", "--retries", "1000", "--backoff", "0", "--latency", "1ms"],
     ["search", "--type", String(repeating: "swift ", count: 100), "--keystroke", "2ms"],
   ]
 
+  /// Promptly means at the next write, not at the end of the run: an exit by SIGPIPE proves it.
+  /// How long that took (printed) depends on the machine and is not asserted.
   @Test(arguments: streams)
   func closedPipeEndsQuietlyAndPromptly(arguments: [String]) async throws {
     let outcome = try await LoadctlPipeline.run(arguments + ["--json"], into: ["head", "-n", "3"])
@@ -42,6 +47,5 @@ import Testing
     #expect(outcome.output.count == 3)
     #expect(outcome.upstream == .signaled(SIGPIPE))
     #expect(outcome.upstreamStderr.isEmpty)
-    #expect(outcome.upstreamExitDelay < .seconds(2))
   }
 }
