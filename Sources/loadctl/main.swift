@@ -46,5 +46,8 @@ case .run(let invocation, let runner):
   // Then, before any work starts (opening a FIFO may block): the signal handlers and their
   // reader thread, so every signal is answered.
   UnixSignals.prepare(UnixSignal.handled)
+  // A process a command starts outside its process group (`setsid`, `timeout`) becomes this
+  // process's child when its parent dies, and is killed when its command ends.
+  Subprocesses.adoptOrphans()
   await Loadctl.run(invocation, with: runner, environment: environment).terminate()
 }

@@ -215,7 +215,7 @@ import Testing
       while await lines.next() != nil {}
     }
     #expect(termination == .signalled(SIGKILL))
-    #expect(Subprocesses.live.withLock { $0.isEmpty })
+    #expect(Subprocesses.registry.withLock { $0.groups.isEmpty && $0.known.isEmpty })
   }
 }
 

@@ -9,7 +9,11 @@ extension ChildProcess {
   /// cannot leak into a child spawned by another thread before it is marked close-on-exec. It
   /// counts the spawns: around an empty `()` value ThreadSanitizer reported an access race on
   /// the value itself (zero-sized, it has no storage of its own); with a counter it does not.
-  private static let spawnLock = Locked(0)
+  /// An orphan sweep holds it too, so that it never sees a child spawned but not yet known.
+  static let spawnLock = Locked(0)
+  /// The variable that tags a command and everything it starts, while ``Subprocesses`` adopts
+  /// orphans: an adopted process with the tag of a command that ended is that command's.
+  static let tagVariable = "LOADCTL_COMMAND_ID"
 
   /// Calls that Glibc's module does not import (they need `_GNU_SOURCE`), looked up once.
   private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
@@ -53,27 +57,37 @@ extension ChildProcess {
       let watcher = try spawn(
         "/bin/sh", ["-c", "read _; kill -s KILL 0"], environment: nil,
         fds: (lifeline.read, -1, -1), group: 0, blocked: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
-      Subprocesses.live.withLock { $0.append(watcher) }
+      Subprocesses.registry.withLock {
+        $0.groups.append(watcher)
+        $0.known.insert(watcher)
+      }
       func abandon(_ error: SubprocessError, pid: pid_t? = nil) -> SubprocessError {
         kill(-watcher, SIGKILL)
-        Subprocesses.live.withLock { $0.removeAll { $0 == watcher } }
+        Subprocesses.registry.withLock { $0.groups.removeAll { $0 == watcher } }
         for child in [watcher, pid ?? watcher] {
           while waitpid(child, nil, 0) < 0, errno == EINTR {}
         }
+        Subprocesses.registry.withLock { $0.known.subtract([watcher, pid ?? watcher]) }
         return error
       }
+      let number = Subprocesses.isAdopting ? spawns : nil
+      let tag = number.map { "\(tagVariable)=\(getpid()).\($0)" }
       let pid: pid_t
       do throws(SubprocessError) {
         pid = try spawn(
-          command.executable, command.arguments, environment: command.environment,
+          command.executable, command.arguments, environment: command.environment, tag: tag,
           fds: (command.standardInput ?? -1, out.write, err.write), group: watcher)
       } catch {
         throw abandon(error)
       }
+      Subprocesses.registry.withLock {
+        $0.known.insert(pid)
+        if let number { $0.tags.insert(number) }
+      }
       let pidfd = Self.pidfdOpen?(pid, 0) ?? -1
       let child = ChildProcess(
         command, pid: pid, watcher: watcher, stdout: out.read, stderr: err.read, pidfd: pidfd,
-        wake: wake, lifeline: lifeline.write)
+        wake: wake, lifeline: lifeline.write, number: number)
       made = [out.write, err.write, lifeline.read]
       guard ReaderThread.start({ child.run() }) else {
         made += [out.read, err.read, lifeline.write, pidfd]  // `wake` closes with `child`
@@ -84,9 +98,10 @@ extension ChildProcess {
   }
 
   /// `posix_spawn` with stdin, stdout and stderr from `fds` (`-1`: `/dev/null`), in process
-  /// group `group` (0: a new one), every signal at its default, only `blocked` blocked.
+  /// group `group` (0: a new one), every signal at its default, only `blocked` blocked; `tag`
+  /// (`NAME=value`) is added to the environment (this process's when `environment` is `nil`).
   private static func spawn(
-    _ path: String, _ arguments: [String], environment: [String: String]?,
+    _ path: String, _ arguments: [String], environment: [String: String]?, tag: String? = nil,
     fds: (Int32, Int32, Int32), group: pid_t, blocked: [Int32] = []
   ) throws(SubprocessError) -> pid_t {
     #if canImport(Glibc)
@@ -128,7 +143,20 @@ extension ChildProcess {
     posix_spawnattr_setpgroup(&attributes, group)
     posix_spawnattr_setflags(&attributes, Int16(flags))
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { $0.map { strdup("\($0)=\($1)") } + [nil] }
+    var variables = environment.map { $0.map { "\($0)=\($1)" } }
+    if let tag {
+      if variables == nil {
+        variables = []
+        var entry = environ
+        while let variable = entry.pointee {
+          variables?.append(String(cString: variable))
+          entry += 1
+        }
+      }
+      let name = tag.prefix { $0 != "=" } + "="
+      variables = (variables ?? []).filter { !$0.hasPrefix(name) } + [tag]
+    }
+    let envp = variables.map { $0.map { strdup($0) } + [nil] }
     defer { for string in argv + (envp ?? []) { free(string) } }
     var pid: pid_t = 0
     let result =

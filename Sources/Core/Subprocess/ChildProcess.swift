@@ -50,14 +50,17 @@ package final class ChildProcess: Sendable {
   private let pidfd: Int32
   private let wake: (read: Int32, write: Int32)
   private let state: Locked<State>
+  /// The command's number in its tag while orphans are adopted, else `nil`.
+  private let number: Int?
 
   init(
     _ command: Subprocess, pid: pid_t, watcher: pid_t, stdout: Int32, stderr: Int32,
-    pidfd: Int32, wake: (read: Int32, write: Int32), lifeline: Int32
+    pidfd: Int32, wake: (read: Int32, write: Int32), lifeline: Int32, number: Int?
   ) {
     (self.command, self.pid, self.watcher, self.stdout, self.stderr) =
       (command, pid, watcher, stdout, stderr)
     (self.pidfd, self.wake, state) = (pidfd, wake, Locked(State(lifeline: lifeline)))
+    self.number = number
   }
 
   deinit {
@@ -151,6 +154,7 @@ package final class ChildProcess: Sendable {
       var status: Int32 = 0
       let reaped = waitpid(pid, &status, flags)
       guard reaped == pid || (reaped < 0 && errno == ECHILD) else { return false }
+      Subprocesses.registry.withLock { _ = $0.known.remove(pid) }
       termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
       reapGroup()
       deadline = nil
@@ -172,7 +176,9 @@ package final class ChildProcess: Sendable {
         kill(-group, SIGTERM)
         kill(-group, SIGCONT)
         sent.insert(SIGTERM)
-        deadline = .now + command.killAfter
+        let due = ContinuousClock.now + command.killAfter
+        deadline = due
+        Subprocesses.registry.withLock { $0.lastKillDue = max($0.lastKillDue ?? due, due) }
       }
       var fds = [wake.read, room > 0 ? out : -1, err, termination == nil ? pidfd : -1].map {
         pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
@@ -229,13 +235,19 @@ package final class ChildProcess: Sendable {
     return result == 0 ? Int(count) : 0
   }
 
-  /// The command is reaped: kills what is left of its group, reaps the watcher, drops the group.
+  /// The command is reaped: kills what is left of its group, reaps the watcher, drops the group,
+  /// and kills what the command started outside it (see ``Subprocesses/adoptOrphans()``).
   private func reapGroup() {
     kill(-group, SIGKILL)
-    Subprocesses.live.withLock { $0.removeAll { $0 == group } }
+    Subprocesses.registry.withLock { $0.groups.removeAll { $0 == group } }
     var status: Int32 = 0
     while waitpid(watcher, &status, 0) < 0, errno == EINTR {}
+    Subprocesses.registry.withLock { _ = $0.known.remove(watcher) }
     closeLifeline()
+    if let number {
+      Subprocesses.registry.withLock { _ = $0.tags.remove(number) }
+      Self.killOrphans()
+    }
   }
 
   private func deliver(_ bytes: [UInt8]) {

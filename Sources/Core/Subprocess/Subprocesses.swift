@@ -4,22 +4,35 @@
   import Darwin
 #endif
 
-/// The process groups of every running ``Subprocess``, for the app's last moment.
+/// Every running ``Subprocess`` of this process, for what concerns them all: suspending and
+/// resuming the job, the app's last moment, and the orphans they leave.
 public enum Subprocesses {
-  /// Group ids from spawn until the command is reaped; a group is removed before its lifeline
-  /// watcher (which keeps the id from being reused) is reaped, so a kill never hits a stranger.
-  static let live = Locked<[pid_t]>([])
-  /// Set by ``terminateAllForExit()``: reader threads then reap and report nothing.
-  private static let exiting = Locked(false)
+  struct Registry {
+    /// Group ids from spawn until the command is reaped; a group is removed before its lifeline
+    /// watcher (which keeps the id from being reused) is reaped, so a kill never hits a stranger.
+    var groups: [pid_t] = []
+    /// Children that their own runner reaps (commands and watchers), until reaped: an orphan
+    /// sweep leaves them alone.
+    var known: Set<pid_t> = []
+    /// The numbers of running commands, in their tags while orphans are adopted.
+    var tags: Set<Int> = []
+    /// When the latest SIGKILL of any teardown so far is (or was) due.
+    var lastKillDue: ContinuousClock.Instant?
+    /// Set by ``terminateAllForExit()``: reader threads then reap and report nothing.
+    var exiting = false
+    /// Set by ``adoptOrphans()``.
+    var adopting = false
+  }
+
+  static let registry = Locked(Registry())
 
   /// Sends SIGKILL to every live group, synchronously.
   ///
   /// It only signals (one lock, no allocation); the reader threads reap what dies, and runners
   /// still waiting report `killed by SIGKILL`.
   public static func terminateAll() {
-    live.withLock { groups in
-      for group in groups { kill(-group, SIGKILL) }
-    }
+    signalAll(SIGKILL)
+    if isAdopting { ChildProcess.killAllOrphans() }
   }
 
   /// Sends SIGKILL to every live group for the process's own end, which must follow at once
@@ -29,10 +42,55 @@ public enum Subprocesses {
   /// reaping, so nothing the rest of the process does before it ends can take the kill for the
   /// command's own end and report it (an `end` line, an exit status instead of the signal).
   public static func terminateAllForExit() {
-    exiting.withLock { $0 = true }
+    registry.withLock { $0.exiting = true }
     terminateAll()
   }
 
-  /// Whether ``terminateAllForExit()`` was called.
-  static var isExiting: Bool { exiting.withLock { $0 } }
+  /// Stops every live group (SIGSTOP), so that suspending this process suspends its commands.
+  public static func suspendAll() {
+    signalAll(SIGSTOP)
+  }
+
+  /// Continues every live group (SIGCONT), after ``suspendAll()``.
+  public static func resumeAll() {
+    signalAll(SIGCONT)
+  }
+
+  /// When the latest teardown begun so far sends (or sent) its SIGKILL: a shutdown that waits
+  /// for its commands must wait at least that long. It never moves back.
+  public static var lastKillDue: ContinuousClock.Instant? {
+    registry.withLock { $0.lastKillDue }
+  }
+
+  /// Makes this process the reaper of its commands' orphans (`PR_SET_CHILD_SUBREAPER`), so that a
+  /// process that leaves its command's group (`setsid`, `timeout`, a double fork) becomes its
+  /// child instead of init's, and is killed when its command ends (see ``Subprocess``). Call once,
+  /// early, in a program that reaps no children of its own besides its subprocesses.
+  ///
+  /// - Returns: `false` where the system cannot (not Linux, or `prctl` refused).
+  @discardableResult
+  public static func adoptOrphans() -> Bool {
+    #if os(Linux)
+      typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+      guard let handle = dlopen(nil, RTLD_LAZY), let address = dlsym(handle, "prctl") else {
+        return false
+      }
+      let prctl = unsafeBitCast(address, to: Prctl.self)
+      let setChildSubreaper: Int32 = 36  // PR_SET_CHILD_SUBREAPER, <linux/prctl.h>
+      guard prctl(setChildSubreaper, 1, 0, 0, 0) == 0 else { return false }
+      registry.withLock { $0.adopting = true }
+      return true
+    #else
+      return false
+    #endif
+  }
+
+  static var isExiting: Bool { registry.withLock { $0.exiting } }
+  static var isAdopting: Bool { registry.withLock { $0.adopting } }
+
+  private static func signalAll(_ signal: Int32) {
+    registry.withLock { registry in
+      for group in registry.groups { kill(-group, signal) }
+    }
+  }
 }

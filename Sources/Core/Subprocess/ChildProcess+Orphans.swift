@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The processes a command started outside its process group (`setsid cmd &`, coreutils
+/// `timeout`, a double fork), which this process adopts once their parent is gone (see
+/// ``Subprocesses/adoptOrphans()``).
+///
+/// Each command carries a tag in its environment, which everything it starts inherits. When a
+/// command ends, a sweep kills every adopted process whose tag names no running command, with
+/// its group, reaps it, and repeats for what their deaths orphan in turn. A sweep also reaps
+/// adopted processes that ended on their own. Sweeps run one at a time; a command that ends
+/// while one runs waits for the next, which covers every command ended before it began.
+#if os(Linux)
+  extension ChildProcess {
+    /// Requests made, and the last request that a finished sweep covered.
+    private static let sweeps = Locked((requested: UInt64(0), covered: UInt64(0)))
+    /// Held for a whole sweep.
+    private static let sweepLock = Locked(())
+
+    /// Kills and reaps the adopted processes of every command that has ended; returns once a sweep
+    /// that began after this call has finished.
+    static func killOrphans() {
+      let ticket = sweeps.withLock { sweeps in
+        sweeps.requested += 1
+        return sweeps.requested
+      }
+      sweepLock.withLock { _ in
+        let (covered, upTo) = sweeps.withLock { ($0.covered, $0.requested) }
+        guard covered < ticket else { return }
+        sweep(killing: { !isRunningCommand($0) })
+        sweeps.withLock { $0.covered = max($0.covered, upTo) }
+      }
+    }
+
+    /// Kills every adopted process, whatever its tag: for the process's own end.
+    static func killAllOrphans() {
+      sweep(killing: { _ in true }, rounds: 1, reap: false)
+    }
+
+    /// Whether `tag` (a command number of this process) names a command still running.
+    private static func isRunningCommand(_ tag: Int?) -> Bool {
+      guard let tag else { return false }
+      return Subprocesses.registry.withLock { $0.tags.contains(tag) }
+    }
+
+    /// One sweep: adopted children whose command number satisfies `killing` get SIGKILL (their
+    /// groups too, when they lead one) and are reaped; ended ones are reaped. Repeats until a
+    /// round kills nothing, at most `rounds` times.
+    private static func sweep(killing: (Int?) -> Bool, rounds: Int = 64, reap: Bool = true) {
+      let me = getpid()
+      for _ in 0..<rounds {
+        let killed: [pid_t] = spawnLock.withLock { _ in
+          let known = Subprocesses.registry.withLock { $0.known }
+          var killed: [pid_t] = []
+          for pid in children(of: me) where !known.contains(pid) {
+            guard let (state, group) = status(of: pid) else { continue }
+            if state == UInt8(ascii: "Z") {
+              if reap { _ = waitpid(pid, nil, WNOHANG) }
+              continue
+            }
+            guard killing(commandNumber(of: pid, in: me)) else { continue }
+            if group == pid { kill(-pid, SIGKILL) }
+            kill(pid, SIGKILL)
+            killed.append(pid)
+          }
+          return killed
+        }
+        guard reap, !killed.isEmpty else { return }
+        for pid in killed {
+          while waitpid(pid, nil, 0) < 0, errno == EINTR {}
+        }
+      }
+    }
+
+    /// The children of process `me`, from each of its threads' `children` list (a process adopted
+    /// through a subreaper is the child of one of its threads).
+    private static func children(of me: pid_t) -> [pid_t] {
+      guard let threads = directory("/proc/\(me)/task") else { return [] }
+      var children: [pid_t] = []
+      for thread in threads {
+        let text = read("/proc/\(me)/task/\(thread)/children") ?? []
+        children += text.split(separator: UInt8(ascii: " ")).compactMap {
+          pid_t(String(decoding: $0, as: UTF8.self).trimmingSpaces)
+        }
+      }
+      return children
+    }
+
+    /// The state letter and process group of `pid`, from `/proc/PID/stat`.
+    private static func status(of pid: pid_t) -> (state: UInt8, group: pid_t)? {
+      guard let stat = read("/proc/\(pid)/stat"),
+        let close = stat.lastIndex(of: UInt8(ascii: ")"))
+      else { return nil }
+      let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+      guard fields.count > 2, let state = fields[0].first,
+        let group = pid_t(String(decoding: fields[2], as: UTF8.self))
+      else { return nil }
+      return (state, group)
+    }
+
+    /// The command number in `pid`'s tag, if it carries one of process `me`'s.
+    private static func commandNumber(of pid: pid_t, in me: pid_t) -> Int? {
+      let prefix = Array("\(tagVariable)=\(me).".utf8)
+      guard let environment = read("/proc/\(pid)/environ") else { return nil }
+      for variable in environment.split(separator: 0) where variable.starts(with: prefix) {
+        return Int(String(decoding: variable.dropFirst(prefix.count), as: UTF8.self))
+      }
+      return nil
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { return nil }
+      defer { close(fd) }
+      var bytes: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+      }
+      return bytes
+    }
+
+    private static func directory(_ path: String) -> [String]? {
+      guard let stream = opendir(path) else { return nil }
+      defer { closedir(stream) }
+      var names: [String] = []
+      while let entry = readdir(stream) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) {
+          $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
+        if name.first?.isNumber == true { names.append(name) }
+      }
+      return names
+    }
+  }
+
+  extension String {
+    fileprivate var trimmingSpaces: String {
+      String(self.filter { !$0.isWhitespace })
+    }
+  }
+#else
+  extension ChildProcess {
+    // Orphans are adopted on Linux only (`Subprocesses.adoptOrphans()` returns `false` elsewhere).
+    static func killOrphans() {}
+    static func killAllOrphans() {}
+  }
+#endif
