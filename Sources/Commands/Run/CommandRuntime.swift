@@ -97,6 +97,9 @@ package enum CommandRuntime {
         stderr.flush()
       })
     link.attach(shutdown)
+    // A reader that leaves while nothing is printed (`| head -n 1` during a slow command) ends
+    // the run now, not at its next line.
+    let stdoutWatcher = StdoutWatcher.start(fd: 1) { link.request(.brokenPipe) }
 
     let session = TerminalSession(
       isInteractive: mode.readsKeys,
@@ -170,6 +173,7 @@ package enum CommandRuntime {
         context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
     }
     session.restore()
+    stdoutWatcher?.stop()
     return finish(
       end, context: context, shutdown: shutdown.reason, trace: traceOutput, stdout: stdout)
   }

@@ -89,11 +89,20 @@ package final class Shutdown: Sendable {
     }
   }
 
+  /// How long after the last SIGKILL of a teardown the deadline waits at least.
+  static let afterKill = Duration.seconds(1)
+
   private func armDeadline(_ signal: UnixSignal) {
     let deadline = self.deadline
     let started = ReaderThread.start { [self] in
-      let until = ContinuousClock.now + deadline
-      while ContinuousClock.now < until {
+      var until = ContinuousClock.now + deadline
+      while true {
+        // A command still in its teardown grace gets it whole, and the flow a moment after it
+        // to print its final transitions and `end`.
+        if let due = Subprocesses.lastKillDue, due + Self.afterKill > until {
+          until = due + Self.afterKill
+        }
+        guard ContinuousClock.now < until else { break }
         let left = ContinuousClock.now.duration(to: until).components
         var time = timespec(
           tv_sec: Int(left.seconds), tv_nsec: Int(left.attoseconds / 1_000_000_000))

@@ -154,9 +154,12 @@ public struct UnixSignals: AsyncSequence, Sendable {
     _exit(deadly.shellStatus)
   }
 
-  /// Stops the process by SIGTSTP's default action; returns once continued, with the handler
-  /// back in place.
+  /// Stops the process by SIGTSTP's default action, its commands' process groups first (SIGSTOP:
+  /// they are part of the job); returns once continued, with the commands continued and the
+  /// handler back in place.
   public static func stopBySuspend() {
+    Subprocesses.suspendAll()
+    defer { Subprocesses.resumeAll() }
     var old = sigaction()
     _ = signal(SIGTSTP, SIG_DFL)
     var set = sigset_t()

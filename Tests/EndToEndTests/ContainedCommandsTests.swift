@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Real work that cannot escape, hang or outlive its command: processes that leave the command's
+/// group, stopped commands, a suspended job, a reader that leaves while nothing is printed.
+///
+/// Commands write pids under a temporary name and rename them into place; each wait is for
+/// output, an exit, a file or `/proc`, with the harness's failsafe as the only bound. Where a
+/// defect would make loadctl wait for a long grace or a long timeout, the test sets that grace
+/// or timeout to 600 s, so the defect shows as the failsafe firing, not as a slow pass.
+@Suite(.processSlots) struct ContainedCommandsTests {
+  /// Shell code that writes this shell's pid to `file` atomically.
+  static func writePid(_ file: String) -> String {
+    "echo $$ > \(file).tmp && mv \(file).tmp \(file)"
+  }
+
+  /// The state letter of `pid` (`R`, `S`, `T`, `Z`), or `nil` once it is gone.
+  static func state(of pid: Int32) -> Character? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    return stat[stat.index(after: close)...].split(separator: " ").first?.first
+  }
+
+  /// A process that left the command's group (`setsid`) and goes on writing to the command's
+  /// stdout neither keeps the feed from ending when the command exits nor outlives it.
+  @Test func anEscapedWriterNeitherHangsTheRunNorOutlivesIt() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let marker = "\(directory)/escaped"
+    let outcome = try await LoadctlProcess.run([
+      "ticker", "--json", "--kill-after", "600s", "--exec",
+      "setsid sh -c '\(Self.writePid(marker)); while :; do echo 100; sleep 0.1; done' & "
+        + "while [ ! -e \(marker) ]; do sleep 0.01; done",
+    ])
+    #expect(outcome.termination == .exited(0), "\(outcome.stdout) \(outcome.stderr)")
+    let stopped = try JSONLines.parse(outcome.stdout).first { $0.event == "producer_stopped" }
+    #expect(stopped?.string("reason") == "source_finished")
+    let pids = ChildProcesses.pids(in: marker)
+    #expect(pids.count == 1)
+    await ChildProcesses.expectGone(pids)
+  }
+
+  /// `setsid` and coreutils `timeout` make groups of their own; what they run is killed when
+  /// the command ends, however it ends: by itself, by `--timeout`, or by Ctrl-C.
+  @Test(arguments: ["exits", "times out", "is interrupted"])
+  func processesInOtherGroupsEndWithTheirCommand(how: String) async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let (first, second) = ("\(directory)/setsid", "\(directory)/timeout")
+    let started =
+      "setsid sh -c '\(Self.writePid(first)); exec sleep 600' & "
+      + "timeout 600 sh -c '\(Self.writePid(second)); exec sleep 600' & "
+      + "while [ ! -e \(first) ] || [ ! -e \(second) ]; do sleep 0.01; done; "
+    let rest =
+      switch how {
+      case "exits": "echo '{\"name\":\"n\"}'"
+      case "times out": "exec sleep 600"
+      default: "echo ready >&2; exec sleep 600"
+      }
+    let timeout = how == "times out" ? "1s" : "600s"
+    let loadctl = try LoadctlProcess.start([
+      "profile", "--json", "--timeout", timeout, "--exec", started + rest,
+    ])
+    if how == "is interrupted" {
+      try await Polling.until("both markers") {
+        FileManager.default.fileExists(atPath: first)
+          && FileManager.default.fileExists(atPath: second)
+      }
+      loadctl.send(signal: SIGINT)
+    }
+    let expected: Termination =
+      switch how {
+      case "exits": .exited(0)
+      case "times out": .exited(1)
+      default: .signaled(SIGINT)
+      }
+    #expect(try await loadctl.waitForExit() == expected, "\(loadctl.transcript)")
+    let pids = ChildProcesses.pids(in: first) + ChildProcesses.pids(in: second)
+    #expect(pids.count == 2, "\(loadctl.transcript)")
+    await ChildProcesses.expectGone(pids)
+  }
+
+  /// A stopped command acts on teardown's SIGTERM at once (SIGCONT comes with it), not after
+  /// the whole `--kill-after`: one Ctrl-C ends the run with its `end`.
+  @Test func aStoppedCommandIsTornDownWithoutTheGrace() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let marker = "\(directory)/pid"
+    let loadctl = try LoadctlProcess.start([
+      "profile", "--json", "--timeout", "600s", "--kill-after", "600s", "--exec",
+      "\(Self.writePid(marker)); kill -STOP $$",
+    ])
+    let pid = try #require(try await ChildProcesses.waitForPids(marker, count: 1).first)
+    try await Polling.until("the command stopped") { Self.state(of: pid) == "T" }
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT), "\(loadctl.transcript)")
+    let end = try JSONLines.parse(loadctl.stdoutLines).last
+    #expect(end?.event == "end" && end?.string("reason") == "interrupted", "\(loadctl.transcript)")
+    #expect(!ChildProcesses.exists(pid))
+  }
+
+  /// One Ctrl-C with a command that ignores SIGTERM: the whole grace is waited for, then the
+  /// final transitions and `end`, which comes only once the command is gone.
+  @Test func ctrlCWaitsForTheWholeGraceAndStillEnds() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let marker = "\(directory)/pid"
+    let loadctl = try LoadctlProcess.start([
+      "profile", "--json", "--timeout", "600s", "--kill-after", "3s", "--exec",
+      "trap '' TERM; \(Self.writePid(marker)); while :; do sleep 0.05; done",
+    ])
+    let pid = try #require(try await ChildProcesses.waitForPids(marker, count: 1).first)
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT), "\(loadctl.transcript)")
+    let end = try JSONLines.parse(loadctl.stdoutLines).last
+    #expect(end?.event == "end", "\(loadctl.transcript)")
+    #expect(end?.string("reason") == "interrupted")
+    // SIGKILL comes no earlier than --kill-after after the signal, and `end` after it.
+    #expect((end?.elapsedMilliseconds ?? 0) >= 3000, "\(loadctl.transcript)")
+    #expect(!ChildProcesses.exists(pid))
+  }
+
+  /// Suspending loadctl (SIGTSTP, as Ctrl-Z sends) suspends its command too; continuing it
+  /// continues the command.
+  @Test func suspendingLoadctlSuspendsItsCommand() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let marker = "\(directory)/pid"
+    let loadctl = try LoadctlProcess.start([
+      "ticker", "--json", "--exec",
+      "\(Self.writePid(marker)); while :; do echo 100; sleep 0.05; done",
+    ])
+    let pid = try #require(try await ChildProcesses.waitForPids(marker, count: 1).first)
+    loadctl.send(signal: SIGTSTP)
+    try await Polling.until("loadctl and its command stopped") {
+      Self.state(of: loadctl.pid) == "T" && Self.state(of: pid) == "T"
+    }
+    loadctl.send(signal: SIGCONT)
+    try await Polling.until("the command continued") {
+      Self.state(of: pid).map { $0 != "T" } ?? true
+    }
+    let ticks = loadctl.stdoutLines.count
+    try await Polling.until("a tick after continuing") { loadctl.stdoutLines.count > ticks }
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT), "\(loadctl.transcript)")
+    await ChildProcesses.expectGone([pid])
+  }
+
+  /// A reader that leaves while loadctl prints nothing (a slow command) ends the run at once, by
+  /// SIGPIPE, as a write would.
+  /// (Text mode: its one line before the command ends is the one `head` takes.)
+  @Test func aClosedStdoutEndsARunThatPrintsNothing() async throws {
+    let outcome = try await LoadctlPipeline.run(
+      ["profile", "--timeout", "600s", "--exec", "exec sleep 600"], into: ["head", "-n", "1"])
+    #expect(outcome.upstream == .signaled(SIGPIPE), "\(outcome)")
+    #expect(outcome.upstreamStderr == "")
+    #expect(outcome.output.count == 1)
+  }
+}
