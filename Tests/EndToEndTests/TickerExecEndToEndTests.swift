@@ -34,6 +34,32 @@ import Testing
     }
   }
 
+  /// Every value read from the command is accounted for: shown, dropped, or unread (still
+  /// buffered when `--count` was reached).
+  @Test func everyValueProducedIsShownDroppedOrUnread() async throws {
+    let outcome = try await LoadctlProcess.run([
+      "ticker", "--json", "--count", "1000", "--exec", "yes 100.5",
+    ])
+    #expect(outcome.termination == .exited(0))
+    let events = try JSONLines.parse(outcome.stdout)
+    let ticks = events.filter { $0.event == "tick" }.count
+    let stopped = try #require(events.first { $0.event == "producer_stopped" })
+    let (produced, dropped, unread) = (
+      stopped.integer("produced") ?? -1, stopped.integer("dropped") ?? -1,
+      stopped.integer("unread") ?? -1
+    )
+    #expect(ticks == 1000)
+    #expect(dropped >= 0 && unread >= 0)
+    #expect(produced == ticks + dropped + unread, "\(outcome.stdout.suffix(2))")
+    let text = try await LoadctlProcess.run(["ticker", "--count", "1000", "--exec", "yes 100.5"])
+    let line = try #require(text.stdout.first { $0.contains("producer stopped") })
+    let numbers = line.split(separator: ":").last.map {
+      $0.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
+    }
+    #expect(numbers.map { $0.count >= 2 } == true, "\(line)")
+    #expect(numbers.map { $0[0] - ($0.count > 2 ? $0[2] : 0) - $0[1] } == 1000, "\(line)")
+  }
+
   /// `--count 3` with a command that never ends: three ticks, `producer_stopped`, exit 0, and
   /// the command (and what it started) gone.
   @Test func theCountTearsDownAnEndlessCommand() async throws {

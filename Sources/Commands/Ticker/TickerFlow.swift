@@ -85,15 +85,19 @@ package struct TickerFlow: Sendable {
       reason = .sourceFailed
       failure = message
     }
+    // Every value produced was shown, dropped, or left unread in the buffer when the consumer
+    // stopped (`--count` reached, cancelled).
+    let unread = max(0, report.produced - tally.count - report.dropped)
     var fields: [(String, JSONValue)] = [
       ("reason", .string(reason.rawValue)), ("produced", .int(report.produced)),
-      ("dropped", .int(report.dropped)),
+      ("dropped", .int(report.dropped)), ("unread", .int(unread)),
     ]
     if let failure { fields.append(("message", .string(failure))) }
     output.emit(
       "producer_stopped", fields,
       text: "producer stopped (\(reason.rawValue.replacing("_", with: " "))): "
-        + "\(report.produced) produced, \(report.dropped) dropped")
+        + "\(report.produced) produced, \(report.dropped) dropped"
+        + (unread > 0 ? ", \(unread) unread" : ""))
     if let failure { reportFailure(failure) }
     return FlowEnd(
       status: failure == nil ? .completed : .failed,
