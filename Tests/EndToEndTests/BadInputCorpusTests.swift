@@ -66,7 +66,7 @@ import Testing
     #expect(events.count == 1)
     #expect(events.first?.event == "error")
     #expect(events.first?.string("kind") == kind)
-    #expect(events.first?.integer("exit_status") == Int(row.expected.status))
+    #expect(events.first?.integer("exit_code") == Int(row.expected.status))
   }
 
   private func check(_ row: BadInputCase) async throws {

@@ -41,7 +41,7 @@ import Testing
     #expect(event.event == "error")
     #expect(event.string("command") == item.command)
     #expect(event.string("kind") == item.kind)
-    #expect(event.integer("exit_status") == Int(item.status))
+    #expect(event.integer("exit_code") == Int(item.status))
     let message = try #require(event.string("message"))
     #expect(outcome.stderr.hasPrefix("Error: \(message)"), "stderr keeps its text")
     if SchemaValidator.isAvailable {
@@ -53,6 +53,24 @@ import Testing
         #expect(try await SchemaValidator.failures(of: outcome.stdout, schema: schema) == [])
       }
     }
+  }
+
+  /// `error` and `end` name the exit status the same way, `exit_code`, in every subcommand.
+  @Test(arguments: [
+    ["profile", "--clock", "virtual"], ["search", "--clock", "virtual", "swift"],
+    ["ticker", "--clock", "virtual", "--count", "1"],
+    ["timer", "--clock", "virtual", "--ticks", "1"],
+    ["counter", "+"],
+  ])
+  func errorAndEndNameTheExitStatusAlike(arguments: [String]) async throws {
+    let ended = try await LoadctlProcess.run(arguments + ["--json"])
+    let bad = try await LoadctlProcess.run(arguments + ["--json", "--bogus-option"])
+    let end = try #require(try JSONLines.parse(ended.stdout).last)
+    let error = try #require(try JSONLines.parse(bad.stdout).first)
+    #expect(end.event == "end" && error.event == "error")
+    #expect(end.integer("exit_code") == Int(ended.termination.shellStatus))
+    #expect(error.integer("exit_code") == Int(bad.termination.shellStatus))
+    #expect(end.value(at: "exit_status") == nil && error.value(at: "exit_status") == nil)
   }
 
   @Test func withoutJSONStdoutStaysEmpty() async throws {

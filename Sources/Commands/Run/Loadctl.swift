@@ -109,7 +109,7 @@ package enum Loadctl {
   }
 
   /// The one line a `--json` run prints on stdout when it ends before its flow could start:
-  /// `{"seq":1,"elapsed_ms":0,"command":…,"event":"error","kind":…,"message":…,"exit_status":…}`.
+  /// `{"seq":1,"elapsed_ms":0,"command":…,"event":"error","kind":…,"message":…,"exit_code":…}`.
   /// `command` is `"loadctl"` when the mistake came before a subcommand was recognised.
   static func errorEvent(command: String?, kind: String, message: String, status: Int32)
     -> String
@@ -117,7 +117,7 @@ package enum Loadctl {
     let event: JSONValue = .object([
       ("seq", .int(1)), ("elapsed_ms", .int(0)), ("command", .string(command ?? "loadctl")),
       ("event", "error"), ("kind", .string(kind)), ("message", .string(message)),
-      ("exit_status", .int(Int(status))),
+      ("exit_code", .int(Int(status))),
     ])
     return event.serialized + "\n"
   }
