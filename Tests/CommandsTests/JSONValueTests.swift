@@ -10,7 +10,9 @@ import Testing
     ("line\nnext", #""line\nnext""#),
     ("cr\rtab\t", #""cr\rtab\t""#),
     ("\u{0}\u{1}\u{8}\u{C}\u{1F}", #""\u0000\u0001\u0008\u000c\u001f""#),
-    ("\u{7F}", "\"\u{7F}\""),
+    // DEL and C1 (which some terminals act on) are escaped too; U+00A0 on is written raw.
+    ("\u{7F}", #""\u007f""#),
+    ("\u{1B}]0;x\u{7}\u{9B}1m\u{85}\u{A0}", "\"\\u001b]0;x\\u0007\\u009b1m\\u0085\u{A0}\""),
     ("café → 日本 🚀", #""café → 日本 🚀""#),
     ("e\u{301}", "\"e\u{301}\""),
     ("ü\"日\n🚀\\é\u{1}", #""ü\"日\n🚀\\é\u0001""#),

@@ -242,7 +242,7 @@ extension BadInputCase {
       "unsupported URL scheme 'mailto' in 'mailto://x' (use http or https) for '--url'"),
     .usage(
       "profile", ["--url", "http://me:secret@example.com/"],
-      "credentials in URLs are not supported: 'http://me:secret@example.com/' (send them with "
+      "credentials in URLs are not supported: 'http://<redacted>@example.com/' (send them with "
         + "--header 'Authorization: …') for '--url'"),
     .usage("profile", ["--url", "http://"], "invalid URL 'http://' for '--url' \(urlForms)"),
     .usage(
@@ -268,7 +268,7 @@ extension BadInputCase {
       "profile", ["--header", "Accept: x"], "'--header' only applies to '--url'"),
     .usage(
       "profile", ["--url", "http://h/", "--header", "no colon"],
-      "invalid header 'no colon' (expected 'Name: value')"),
+      "invalid header (expected 'Name: value'; it is not shown, as it may hold a secret)"),
     .usage("profile", ["--exec", " "], "empty command for '--exec'"),
   ]
 

@@ -1,8 +1,12 @@
-/// The host and port of a URL's authority, split by shape alone.
+/// The parts of a URL's authority, split by shape alone, and its credentials kept out of output.
 ///
 /// `--url`'s option check needs it to tell what a host is (`host`, `host:port`, `[v6]`,
-/// `[v6]:port`) without Foundation's URL parser.
+/// `[v6]:port`) without Foundation's URL parser. Every message that quotes a URL passes it
+/// through ``redactingUserinfo(_:)`` first, so a password typed into a URL is never printed.
 enum URLAuthority {
+  /// What output shows in place of a secret: a URL's userinfo, a `--header` value.
+  static let redacted = "<redacted>"
+
   /// `authority` (without credentials) as host and port text, or `nil` for a broken bracket.
   static func split(_ authority: Substring) -> (host: Substring, port: Substring?)? {
     if authority.hasPrefix("[") {
@@ -16,5 +20,18 @@ enum URLAuthority {
       return (authority[..<colon], authority[authority.index(after: colon)...])
     }
     return (authority, nil)
+  }
+
+  /// `url` with the userinfo of its authority (`user:password@`) replaced by ``redacted``:
+  /// `https://me:pw@host/p` becomes `https://<redacted>@host/p`.
+  ///
+  /// The authority runs from `://` to the first `/`, `?` or `#`, and its userinfo up to the
+  /// last `@` in it, as curl reads them; text that is not shaped like a URL comes back as it is.
+  static func redactingUserinfo(_ url: String) -> String {
+    guard let separator = url.firstRange(of: "://") else { return url }
+    let rest = url[separator.upperBound...]
+    let authority = rest.prefix { !"/?#".contains($0) }
+    guard let at = authority.lastIndex(of: "@") else { return url }
+    return url[..<separator.upperBound] + redacted + url[at...]
   }
 }

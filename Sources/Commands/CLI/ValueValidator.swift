@@ -43,8 +43,8 @@ enum ValueValidator {
       return nil
     case .url:
       guard isURL(text) else {
-        return
-          "invalid URL '\(text)' for '\(name)' (use scheme://host, such as http://localhost:8080)"
+        return "invalid URL '\(URLAuthority.redactingUserinfo(text))' for '\(name)' (use "
+          + "scheme://host, such as http://localhost:8080)"
       }
       return nil
     case .choice(let choices):

@@ -111,28 +111,39 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
 
   /// Like the `String` form, appending UTF-8 to `out`.
   ///
-  /// Works on UTF-8 bytes: every character that needs an escape is ASCII, so runs between them
-  /// are copied whole (and a string without any, the usual key or event name, in one append).
+  /// Works on UTF-8 bytes: runs between characters that need an escape are copied whole (and a
+  /// string without any, the usual key or event name, in one append). Besides what RFC 8259
+  /// requires, DEL and the C1 controls (U+0080–U+009F, which some terminals take as escape
+  /// sequences) are escaped, so that no JSON line can drive a terminal it is printed on.
   public static func writeString(_ value: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     var value = value
     value.withUTF8 { bytes in
       var plainStart = 0
-      for index in bytes.indices {
+      var index = 0
+      while index < bytes.count {
         let byte = bytes[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        let width: Int
+        let code: UInt8
+        if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+          (width, code) = (1, byte)
+        } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+          (width, code) = (2, bytes[index + 1])
+        } else {
+          index += 1
           continue
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
-        out.append(contentsOf: escape(byte).utf8)
-        plainStart = index + 1
+        out.append(contentsOf: escape(code).utf8)
+        index += width
+        plainStart = index
       }
       out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
     }
     out.append(UInt8(ascii: "\""))
   }
 
-  /// The escape sequence for an ASCII byte that cannot appear raw in a JSON string.
+  /// The escape sequence for a code point below U+00A0 that is not written raw.
   static func escape(_ byte: UInt8) -> String {
     switch byte {
     case UInt8(ascii: "\""): return "\\\""

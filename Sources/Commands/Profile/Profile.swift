@@ -25,7 +25,8 @@ package struct Profile: Sendable, Equatable {
     return Profile(name: name, fields: value)
   }
 
-  /// `name: Taylor, city: Lisbon` for text output.
+  /// `name: Taylor, city: Lisbon` for text output, keys and strings as read: control
+  /// characters are left to the caller to escape (``ProfileState/summary`` does).
   package var summary: String {
     guard case .object(let pairs) = fields else { return "name: \(name)" }
     return pairs.map { key, value in

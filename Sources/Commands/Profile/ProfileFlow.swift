@@ -25,12 +25,14 @@ package struct ProfileState: Sendable, Equatable, ReportableState {
     return .object(pairs)
   }
 
+  /// The state for text output: what a source gave (the profile's fields, a failure's message)
+  /// has its control characters escaped.
   package var summary: String {
     switch load {
     case .idle: "idle"
     case .loading: attempt > 1 ? "loading(attempt \(attempt))" : "loading"
-    case .loaded(let profile): "loaded(\(profile.summary))"
-    case .failed(let message): "failed(\(message))"
+    case .loaded(let profile): "loaded(\(profile.summary.escapingControlCharacters))"
+    case .failed(let message): "failed(\(message.escapingControlCharacters))"
     }
   }
 }

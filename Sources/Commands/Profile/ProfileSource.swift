@@ -7,9 +7,10 @@ package enum ProfileSource: Sendable {
   /// `preloaded` is the profile read from standard input (`--file -`) at start: stdin can be
   /// read only once, so each load returns it instead of reading again.
   case file(path: String, latency: Duration, preloaded: Profile?)
-  /// `--exec CMD` (`what` is `command`) or `--url URL` (`what` is `curl`): each load runs it and
-  /// decodes its stdout; `--timeout` tears it down.
-  case command(Subprocess, what: String, timeout: Duration, options: [(String, JSONValue)])
+  /// `--exec CMD`: each load runs it and decodes its stdout; `--timeout` tears it down.
+  case command(Subprocess, timeout: Duration, options: [(String, JSONValue)])
+  /// `--url URL`: each load fetches it with curl and decodes the body.
+  case url(ExternalCommand.CurlRequest, options: [(String, JSONValue)])
 
   /// Picks and validates the source from the options.
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when curl is
@@ -51,22 +52,22 @@ package enum ProfileSource: Sendable {
         throw UsageError.invalidValue("\(problem) for '--url'", command: "profile")
       }
       let curl = try ExternalCommand.curl(environment: environment, task: "load")
-      let command = ExternalCommand.curl(
-        curl, url: url, timeout: timeout, headers: headers, killAfter: killAfter)
-      self = .command(
-        command, what: "curl", timeout: timeout + .seconds(1),
-        options: [("source", "url"), ("url", .string(url))] + times
-          + [("headers", .array(headers.map(JSONValue.string)))])
+      let request = ExternalCommand.CurlRequest(
+        curl: curl, url: url, headers: headers, timeout: timeout, killAfter: killAfter)
+      let shown = headers.map { JSONValue.string(ExternalCommand.redacted(header: $0)) }
+      self = .url(
+        request,
+        options: [("source", "url"), ("url", .string(url))] + times + [("headers", .array(shown))])
     } else if let exec {
       self = .command(
-        ExternalCommand.shell(exec, killAfter: killAfter), what: "command", timeout: timeout,
+        ExternalCommand.shell(exec, killAfter: killAfter), timeout: timeout,
         options: [("source", "exec"), ("exec", .string(exec))] + times)
     } else {
       self = .demo(latency: invocation.defaultedDuration("latency"), failure: fail)
     }
   }
 
-  /// The source's settings for the `start` event.
+  /// The source's settings for the `start` event; `--header` values redacted.
   var options: [(String, JSONValue)] {
     switch self {
     case .demo(let latency, let failure):
@@ -79,7 +80,7 @@ package enum ProfileSource: Sendable {
         ("source", "file"), ("file", .string(path)),
         ("latency_ms", .double(EventOutput.milliseconds(latency))),
       ]
-    case .command(_, _, _, let options):
+    case .command(_, _, let options), .url(_, let options):
       options
     }
   }
@@ -103,18 +104,25 @@ package enum ProfileSource: Sendable {
           throw LoadFailure("\(error)")
         }
       }
-    case .command(let command, let what, let timeout, _):
+    case .command(let command, let timeout, _):
       return {
-        let body = try await ExternalCommand.output(of: command, what: what, timeout: timeout)
-        let value: JSONValue
-        do throws(JSONParser.Failure) {
-          value = try JSONParser.parse(bytes: body)
-        } catch {
-          throw LoadFailure("\(what) output is not JSON: \(error)")
-        }
-        return try Profile.decode(value)
+        let body = try await ExternalCommand.output(of: command, what: "command", timeout: timeout)
+        return try ProfileSource.decode(body, from: "command")
       }
+    case .url(let request, _):
+      return { try ProfileSource.decode(try await request.body(), from: "curl") }
     }
+  }
+
+  /// Reads the profile in what `what` (`command`, `curl`) printed.
+  static func decode(_ body: [UInt8], from what: String) throws(LoadFailure) -> Profile {
+    let value: JSONValue
+    do throws(JSONParser.Failure) {
+      value = try JSONParser.parse(bytes: body)
+    } catch {
+      throw LoadFailure("\(what) output is not JSON: \(error)")
+    }
+    return try Profile.decode(value)
   }
 
   /// Reads and decodes a profile file.

@@ -11,27 +11,17 @@ import LoadctlCore
 /// Every command runs through Core's ``Subprocess`` in a process group of its own, so cancelling
 /// the task that runs it (a newer query, `cancel`, `--timeout`, Ctrl-C) tears the whole group
 /// down. Failures become ``LoadFailure``s that say how the command ended and its last stderr line.
+/// Secrets stay out of sight: a `--header` value never goes on curl's command line (see
+/// ``CurlRequest``) and is shown as ``redacted(header:)``; a URL in a message is shown without
+/// its userinfo.
 ///
 /// ```swift
-/// let command = ExternalCommand.Shell("curl -fsS https://example.com/me.json")
-/// let bytes = try await command.output(timeout: .seconds(5), killAfter: .seconds(2))
+/// let command = ExternalCommand.shell("uname -r", killAfter: .seconds(2))
+/// let bytes = try await ExternalCommand.output(of: command, what: "command", timeout: .seconds(5))
 /// ```
 package enum ExternalCommand {
   /// The exit status when a tool loadctl runs is missing (`EX_UNAVAILABLE` from `sysexits.h`).
   package static let unavailableStatus: Int32 = 69
-
-  /// `text` as one POSIX shell word: `it's` becomes `'it'\''s'`, so the shell never reads any
-  /// of it as syntax.
-  package static func shellQuoted(_ text: String) -> String {
-    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#)
-      + "'"
-  }
-
-  /// `template` with each `{query}` replaced by `query` quoted as one shell word.
-  package static func substituting(_ template: String, query: String) -> String {
-    template.split(separator: "{query}", omittingEmptySubsequences: false)
-      .joined(separator: shellQuoted(query))
-  }
 
   /// The path of the executable `name` in the directories of `path` (`PATH`), if there is one.
   package static func find(_ name: String, path: String?) -> String? {
@@ -62,8 +52,10 @@ package enum ExternalCommand {
     if !headers.isEmpty, given != "--url" {
       throw .invalidValue("'--header' only applies to '--url'", command: command)
     }
-    if let problem = headers.lazy.compactMap(headerProblem).first {
-      throw .invalidValue(problem, command: command)
+    for (index, header) in headers.enumerated() {
+      guard let problem = headerProblem(header) else { continue }
+      let which = headers.count > 1 ? " (--header number \(index + 1))" : ""
+      throw .invalidValue(problem + which, command: command)
     }
     if let given, runsProcess { try requireRealTime(given, mode: mode, command: command) }
     return headers
@@ -94,47 +86,41 @@ package enum ExternalCommand {
   }
 
   /// Why `url` cannot be a `--url`, or `nil`: only `http://` and `https://`, and no credentials
-  /// in the URL (they would show in `ps` and in the `start` event; send an `Authorization`
-  /// header instead).
+  /// in the URL (they would show in `ps`; send an `Authorization` header instead). The message
+  /// shows the URL without its userinfo.
   package static func urlProblem(_ url: String) -> String? {
+    let shown = URLAuthority.redactingUserinfo(url)
     let scheme = url.prefix { $0 != ":" }.lowercased()
     guard scheme == "http" || scheme == "https" else {
-      return "unsupported URL scheme '\(scheme)' in '\(url)' (use http or https)"
+      return "unsupported URL scheme '\(scheme)' in '\(shown)' (use http or https)"
     }
-    let rest = url.drop { $0 != ":" }.dropFirst(3)
-    if rest.prefix(while: { !"/?#".contains($0) }).contains("@") {
-      return "credentials in URLs are not supported: '\(url)' (send them with "
+    if shown != url {
+      return "credentials in URLs are not supported: '\(shown)' (send them with "
         + "--header 'Authorization: …')"
     }
     return nil
   }
 
-  /// Why a `--header` value cannot be sent, or `nil` when it is `Name: value`.
+  /// Why a `--header` value cannot be sent, or `nil` when it is `Name: value` on one line.
+  ///
+  /// The message never holds the value: it names the header as ``redacted(header:)`` when its
+  /// name is well formed, and shows nothing of it otherwise (`Bearer abc`, a token without its
+  /// name, is all value).
   package static func headerProblem(_ header: String) -> String? {
-    guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
-      return "invalid header '\(header)' (expected 'Name: value')"
+    let name = header.unicodeScalars.prefix { $0 != ":" }
+    let isToken = name.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }
+    guard !name.isEmpty, name.count < header.unicodeScalars.count, isToken else {
+      return "invalid header (expected 'Name: value'; it is not shown, as it may hold a secret)"
     }
-    let name = header[..<colon]
-    let allowed = name.unicodeScalars.allSatisfy { scalar in
-      scalar.isASCII && scalar.value > 0x20 && scalar.value < 0x7F && scalar != ":"
+    guard !header.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+      return "invalid header '\(redacted(header: header))' (a value cannot hold a line break)"
     }
-    let valueIsLine = !header.contains("\n") && !header.contains("\r")
-    return allowed && valueIsLine ? nil : "invalid header '\(header)' (expected 'Name: value')"
+    return nil
   }
 
-  /// `curl -fsSL --globoff --max-time SECONDS [-H HEADER]… -- URL`: HTTPS, proxies
-  /// (`https_proxy`), HTTP/2 and redirects (`-L`), a non-2xx status as a failure (`-f`), errors
-  /// on stderr (`-sS`), and `[]{}` in the URL sent as they are rather than expanded as a glob.
-  package static func curl(
-    _ curl: String, url: String, timeout: Duration, headers: [String], killAfter: Duration
-  ) -> Subprocess {
-    let seconds =
-      Double(timeout.components.seconds)
-      + Double(timeout.components.attoseconds) / 1e18
-    var arguments = ["-fsSL", "--globoff", "--max-time", String(seconds)]
-    for header in headers { arguments += ["-H", header] }
-    arguments += ["--", url]
-    return Subprocess(executable: curl, arguments: arguments, killAfter: killAfter)
+  /// `Name: <redacted>`: a well-formed `--header` as every output shows it, name kept.
+  package static func redacted(header: String) -> String {
+    "\(header.prefix { $0 != ":" }): \(URLAuthority.redacted)"
   }
 
   /// A shell command (`/bin/sh -c`) with its teardown grace.
@@ -209,5 +195,109 @@ package enum ExternalCommand {
     case failed(String)
     case timedOut
     case cancelled
+  }
+}
+
+extension ExternalCommand {
+  /// One `GET` through curl, its `--header` values handed to curl on its stdin, never in its
+  /// arguments.
+  ///
+  /// Every local user can read a process's arguments (`ps`, `/proc/PID/cmdline`) for as long as
+  /// it runs, so a header that carries a token must not be one. curl runs as
+  /// `curl -fsSL --globoff --max-time SECONDS [--config -] -- URL`: HTTPS, proxies
+  /// (`https_proxy`), HTTP/2 and redirects (`-L`), a non-2xx status as a failure (`-f`), errors
+  /// on stderr (`-sS`), `[]{}` in the URL sent as they are. With headers, `--config -` makes it
+  /// read ``config`` from stdin: a pipe that holds all of it, its write end closed before curl
+  /// starts, and its read end closed here once curl has been reaped, however the request ends.
+  package struct CurlRequest: Sendable {
+    /// curl's path.
+    package let curl: String
+    package let url: String
+    /// `--header` values, each checked by ``ExternalCommand/headerProblem(_:)``.
+    package let headers: [String]
+    /// curl's `--max-time`; a second more is the failsafe that tears it down.
+    package let timeout: Duration
+    /// The grace between SIGTERM and SIGKILL when the request is torn down.
+    package let killAfter: Duration
+
+    /// curl's arguments: options and the URL, no header.
+    package var arguments: [String] {
+      let (seconds, attoseconds) = timeout.components
+      let maxTime = Double(seconds) + Double(attoseconds) / 1e18
+      var arguments = ["-fsSL", "--globoff", "--max-time", String(maxTime)]
+      if !headers.isEmpty { arguments += ["--config", "-"] }
+      return arguments + ["--", url]
+    }
+
+    /// What curl reads with `--config -`: a `header = "Name: value"` line per header, `\` and
+    /// `"` escaped as curl's config syntax wants them inside double quotes.
+    package var config: [UInt8] {
+      var text = ""
+      for header in headers {
+        text += "header = \""
+        for scalar in header.unicodeScalars {
+          switch scalar {
+          case "\\": text += "\\\\"
+          case "\"": text += "\\\""
+          case "\t": text += "\\t"
+          default: text.unicodeScalars.append(scalar)
+          }
+        }
+        text += "\"\n"
+      }
+      return Array(text.utf8)
+    }
+
+    /// Runs curl to its end and returns the body.
+    /// - Throws: What ``ExternalCommand/output(of:what:timeout:limit:)`` throws, and
+    ///   `LoadFailure` when the headers cannot be handed over.
+    package func body() async throws -> [UInt8] {
+      var subprocess = Subprocess(executable: curl, arguments: arguments, killAfter: killAfter)
+      let input = try headers.isEmpty ? nil : ExternalCommand.filledPipe(config)
+      defer { if let input { close(input) } }
+      subprocess.standardInput = input
+      // curl's own --max-time comes first, with its own message; this is the failsafe.
+      return try await ExternalCommand.output(
+        of: subprocess, what: "curl", timeout: timeout + .seconds(1))
+    }
+  }
+
+  /// A pipe that holds `bytes` and then ends: its read end, the write end already closed.
+  ///
+  /// Written before any reader exists, so it must fit in the pipe: the write end does not block,
+  /// and a pipe too small for `bytes` is made larger where the system allows it.
+  /// - Throws: `LoadFailure` when the pipe cannot be made or cannot hold `bytes`.
+  static func filledPipe(_ bytes: [UInt8]) throws(LoadFailure) -> Int32 {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else {
+      throw LoadFailure("cannot pass headers to curl: \(InputFile.describeErrno(errno))")
+    }
+    let (reader, writer) = (ends[0], ends[1])
+    defer { close(writer) }
+    // Spawns also close every inherited descriptor above 2 (see Core's ChildProcess).
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(writer, F_SETFL, O_NONBLOCK)
+    #if os(Linux)
+      let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc's module does not import
+      if bytes.count > Int(PIPE_BUF) {
+        _ = fcntl(writer, setPipeSize, Int32(clamping: bytes.count))
+      }
+    #endif
+    var written = 0
+    while written < bytes.count {
+      let result = bytes[written...].withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+      if result >= 0 {
+        written += result
+        continue
+      }
+      let code = errno
+      if code == EINTR { continue }
+      close(reader)
+      let reason =
+        code == EAGAIN
+        ? "\(bytes.count) bytes do not fit in a pipe" : InputFile.describeErrno(code)
+      throw LoadFailure("cannot pass headers to curl: \(reason)")
+    }
+    return reader
   }
 }

@@ -35,8 +35,9 @@ package enum SearchCommand: Subcommand {
       .value("corpus", .file, help: "Search the lines of FILE instead of the built-in names."),
       .value(
         "exec", .command, valueName: "TEMPLATE",
-        help: "Run TEMPLATE with /bin/sh -c per request, {query} replaced by the query as one "
-          + "quoted word; each stdout line is a result. A non-zero exit or a signal fails it."),
+        help: "Run TEMPLATE with /bin/sh -c per request, the query in $LOADCTL_QUERY and each "
+          + "{query} (outside quotes and arithmetic) standing for \"$LOADCTL_QUERY\"; each "
+          + "stdout line is a result. A non-zero exit or a signal fails it."),
       .value(
         "url", .url, valueName: "TEMPLATE",
         help: "GET TEMPLATE with curl, {query} percent-encoded; expects a JSON array of strings."),

@@ -2,37 +2,57 @@ import LoadctlCore
 
 /// An `--exec` template such as `grep -ril -- {query} docs`, and the results it prints.
 ///
-/// Each request runs the template with `/bin/sh -c`, every `{query}` replaced by the query quoted
-/// as one shell word (``ExternalCommand/substituting(_:query:)``), so the shell reads the query as
-/// data whatever it holds: `'; rm -rf ~ #` and `$(touch x)` are searched for, never run. For that
-/// to hold, `{query}` must stand outside quotes and comments: in `'{query}'` the two pairs of
-/// quotes would cancel out and leave the query bare, and a newline in the query would end a
-/// comment, so such templates are refused. Each non-blank stdout line is a result, in the order
-/// printed.
+/// The query is data, never shell code. Each request runs ``command`` with `/bin/sh -c` and the
+/// query in its environment as `LOADCTL_QUERY`; each `{query}` of the template stands there as
+/// `"$LOADCTL_QUERY"`, a quoted reference to it. A shell expands a parameter once and never reads
+/// its value as syntax, so `'; rm -rf ~ #`, `$(touch x)` and `*` are searched for, never run or
+/// expanded, whatever the reference stands in: a word, a here-document, a `case` pattern. A
+/// template that hands text to another shell (`sh -c '…'`, `ssh`) writes `$LOADCTL_QUERY` in
+/// that text itself, which the inner shell expands from the environment it inherits.
+///
+/// Refused, because there the reference would not stay a quoted reference to data: `{query}`
+/// inside quotes (it would lose its own quotes, or be text), after a backslash, or inside
+/// arithmetic, `$(( ))` or `(( ))`, whose operands bash (not dash, Debian's `/bin/sh`) evaluates
+/// again as expressions, array subscripts and `$(…)` included. In a comment it is inert. Each
+/// non-blank stdout line is a result, in the order printed.
 package struct SearchExecTemplate: Sendable, Equatable {
   package static let placeholder = "{query}"
-  package let template: String
+  /// The environment variable that holds the query.
+  package static let variable = "LOADCTL_QUERY"
+  /// What each `{query}` becomes in ``command``.
+  package static let reference = "\"$\(variable)\""
 
-  /// Checks that the template has a placeholder and that each one stands outside quotes,
-  /// comments and backslashes.
+  /// The template as given.
+  package let template: String
+  /// The shell command every request runs: the template with each `{query}` a ``reference``.
+  package let command: String
+
+  /// Checks that the template uses the query and that each `{query}` stands where its reference
+  /// stays a quoted word.
   /// - Throws: `UsageError` (exit 64) naming what is wrong with it.
   package init(_ template: String) throws(UsageError) {
-    guard template.contains(Self.placeholder) else {
+    guard template.contains(Self.placeholder) || template.contains(Self.variable) else {
       throw UsageError.invalidValue(
         "'--exec' needs \(Self.placeholder) where the query goes, e.g. "
-          + "'grep -ril -- {query} docs'", command: "search")
+          + "'grep -ril -- {query} docs' (or $\(Self.variable) in a string of your own)",
+        command: "search")
     }
     guard Self.placeholdersAreBare(template) else {
       throw UsageError.invalidValue(
-        "\(Self.placeholder) in '--exec' must stand outside quotes, comments and backslashes "
-          + "(loadctl quotes the query itself): '\(template)'", command: "search")
+        "\(Self.placeholder) in '--exec' must stand outside quotes, backslashes and arithmetic "
+          + "(it becomes \(Self.reference); in a string of your own, write $\(Self.variable)): "
+          + "'\(template)'", command: "search")
     }
     self.template = template
+    self.command = template.split(separator: Self.placeholder, omittingEmptySubsequences: false)
+      .joined(separator: Self.reference)
   }
 
-  /// The shell command for `query`.
-  package func command(for query: String) -> String {
-    ExternalCommand.substituting(template, query: query)
+  /// The environment of the request for `query`: `base` with ``variable`` set to it.
+  package func environment(for query: String, base: [String: String]) -> [String: String] {
+    var environment = base
+    environment[Self.variable] = query
+    return environment
   }
 
   /// The results in a command's stdout: its lines, without `\r\n` endings, blank lines dropped,
@@ -45,29 +65,42 @@ package struct SearchExecTemplate: Sendable, Equatable {
     return SearchHits(items: Array(names.prefix(limit)), total: names.count)
   }
 
-  /// Whether every `{query}` in `template` is outside single and double quotes and comments and
-  /// not after a backslash, as a POSIX shell reads it (a quoted query may hold a newline, which
-  /// would end a comment). Conservative: `"$({query})"` is refused too.
+  /// Whether every `{query}` in `template` stands outside single and double quotes and
+  /// arithmetic, and not after a backslash, as a POSIX shell reads it (one in a comment is
+  /// inert). Conservative: `"$(grep {query} f)"` is refused too, and so is `{query}` anywhere
+  /// after `((`, which bash reads as arithmetic.
   static func placeholdersAreBare(_ template: String) -> Bool {
-    enum Context { case none, single, double, comment }
+    enum Context { case none, single, double, comment, arithmetic(depth: Int) }
     let characters = Array(template)
     let marker = Array(placeholder)
-    var quoting = Context.none
+    var context = Context.none
     var bare = 0
     var index = 0
     while index < characters.count {
       let character = characters[index]
-      switch (quoting, character) {
-      case (.none, _) where characters[index...].starts(with: marker):
+      switch (context, character) {
+      case (.none, _) where characters[index...].starts(with: marker),
+        (.comment, _) where characters[index...].starts(with: marker):
         bare += 1
         index += marker.count
         continue
+      case (.none, "$") where characters[index...].starts(with: Array("$((")):
+        context = .arithmetic(depth: 2)
+        index += 3
+        continue
+      case (.none, "(") where characters[index...].starts(with: Array("((")):
+        context = .arithmetic(depth: 2)
+        index += 2
+        continue
+      case (.arithmetic(let depth), "("): context = .arithmetic(depth: depth + 1)
+      case (.arithmetic(let depth), ")"):
+        context = depth > 1 ? .arithmetic(depth: depth - 1) : .none
       case (.none, "\\"), (.double, "\\"): index += 1  // the next character is escaped
-      case (.none, "'"): quoting = .single
-      case (.none, "\""): quoting = .double
+      case (.none, "'"): context = .single
+      case (.none, "\""): context = .double
       case (.none, "#") where index == 0 || " \t\n;&|()<>".contains(characters[index - 1]):
-        quoting = .comment
-      case (.single, "'"), (.double, "\""), (.comment, "\n"): quoting = .none
+        context = .comment
+      case (.single, "'"), (.double, "\""), (.comment, "\n"): context = .none
       default: break
       }
       index += 1

@@ -8,8 +8,9 @@ package struct SearchSource: Sendable {
     case corpus(path: String, SearchCorpus)
     /// `--url`: curl (at `curl`) GETs the template for each query.
     case url(SearchURLTemplate, curl: String, headers: [String], limits: Limits)
-    /// `--exec`: `/bin/sh -c` runs the template for each query.
-    case exec(SearchExecTemplate, limits: Limits)
+    /// `--exec`: `/bin/sh -c` runs the template for each query, in `environment` (loadctl's own)
+    /// with the query added.
+    case exec(SearchExecTemplate, environment: [String: String], limits: Limits)
   }
 
   /// How long a request's process may run, and its grace between SIGTERM and SIGKILL when it
@@ -25,7 +26,7 @@ package struct SearchSource: Sendable {
   package let limit: Int
 
   /// Picks and validates the backend and the delay from the options.
-  /// - Parameter environment: Where `PATH` is looked up for curl.
+  /// - Parameter environment: Where `PATH` is looked up for curl; what `--exec` commands get.
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when `--url`
   ///   cannot find curl, `InputFile.Failure` for a corpus file that cannot be used (exit 65).
   init(_ invocation: Invocation, mode: RunMode, environment: [String: String]) throws {
@@ -52,7 +53,7 @@ package struct SearchSource: Sendable {
       let curl = try ExternalCommand.curl(environment: environment, task: "search")
       backend = .url(template, curl: curl, headers: headers, limits: limits)
     } else if let exec {
-      backend = .exec(try SearchExecTemplate(exec), limits: limits)
+      backend = .exec(try SearchExecTemplate(exec), environment: environment, limits: limits)
     } else if let corpus {
       backend = .corpus(path: corpus, try SearchCorpus.load(corpus))
     } else {
@@ -69,7 +70,7 @@ package struct SearchSource: Sendable {
     limit = invocation.defaultedInt("limit")
   }
 
-  /// The source's settings for the `start` event.
+  /// The source's settings for the `start` event; `--header` values redacted.
   var options: [(String, JSONValue)] {
     var pairs: [(String, JSONValue)]
     switch backend {
@@ -82,8 +83,8 @@ package struct SearchSource: Sendable {
     case .url(let template, _, let headers, let limits):
       pairs =
         [("source", "url"), ("url", .string(template.template))] + Self.options(limits)
-        + [("headers", .array(headers.map(JSONValue.string)))]
-    case .exec(let template, let limits):
+        + [("headers", .array(headers.map { .string(ExternalCommand.redacted(header: $0)) }))]
+    case .exec(let template, _, let limits):
       pairs = [("source", "exec"), ("exec", .string(template.template))] + Self.options(limits)
     }
     return pairs + [
@@ -114,22 +115,20 @@ package struct SearchSource: Sendable {
     case .url(let template, let curl, let headers, let limits):
       lookup = { query in
         let url = template.url(for: query)
-        let command = ExternalCommand.curl(
-          curl, url: url, timeout: limits.timeout, headers: headers, killAfter: limits.killAfter)
-        // curl's own --max-time comes first, with its own message; this is the failsafe.
-        let body = try await ExternalCommand.output(
-          of: command, what: "curl", timeout: limits.timeout + .seconds(1))
-        let names = try SearchURLTemplate.decode(body, from: url)
+        let request = ExternalCommand.CurlRequest(
+          curl: curl, url: url, headers: headers, timeout: limits.timeout,
+          killAfter: limits.killAfter)
+        let names = try SearchURLTemplate.decode(try await request.body(), from: url)
         return SearchHits(items: Array(names.prefix(limit)), total: names.count)
       }
-    case .exec(let template, let limits):
+    case .exec(let template, let environment, let limits):
       lookup = { query in
-        // An argument cannot hold NUL: the command would end there, in the middle of a word.
+        // An environment variable cannot hold NUL: the query would end there.
         guard !query.utf8.contains(0) else {
           throw LoadFailure("a query with a NUL character cannot be passed to a command")
         }
-        let command = ExternalCommand.shell(
-          template.command(for: query), killAfter: limits.killAfter)
+        var command = ExternalCommand.shell(template.command, killAfter: limits.killAfter)
+        command.environment = template.environment(for: query, base: environment)
         let stdout = try await ExternalCommand.output(
           of: command, what: "command", timeout: limits.timeout)
         return SearchExecTemplate.results(stdout, limit: limit)

@@ -67,24 +67,43 @@ package struct SearchState: Sendable, Equatable, ReportableState {
     return .object(pairs)
   }
 
+  /// The phase for text output; what the backend said (a message) has its control characters
+  /// escaped, and the query is ``quoted(_:)``.
   package var summary: String {
     switch phase {
     case .idle: "idle"
     case .debouncing(let query): "debouncing \(quoted(query))"
     case .searching(let query): "searching \(quoted(query))"
     case .results(let query, let hits): "results \(quoted(query)) (\(hits.countText))"
-    case .failed(let query, let message): "failed \(quoted(query)): \(message)"
+    case .failed(let query, let message):
+      "failed \(quoted(query)): \(message.escapingControlCharacters)"
     }
   }
 
-  /// The summary followed by the items, for the lines people read the results from.
+  /// The summary followed by the items, for the lines people read the results from; each item
+  /// (a backend's output) has its control characters escaped.
   package var summaryWithItems: String {
     guard case .results(_, let hits) = phase, !hits.items.isEmpty else { return summary }
-    return "\(summary): \(hits.items.joined(separator: ", "))"
+    let items = hits.items.lazy.map(\.escapingControlCharacters).joined(separator: ", ")
+    return "\(summary): \(items)"
   }
 }
 
-/// A query as people see it in text output: in double quotes, with JSON escapes.
+/// A query as people see it in text output: in double quotes, with JSON escapes, and DEL and the
+/// C1 controls (which JSON leaves as they are) escaped too, so no character of it drives a
+/// terminal: `"a\u001b[2J\u009b"`.
 func quoted(_ query: String) -> String {
-  JSONValue.string(query).serialized
+  let json = JSONValue.string(query).serialized
+  guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else {
+    return json
+  }
+  var text = ""
+  for scalar in json.unicodeScalars {
+    if (0x7F...0x9F).contains(scalar.value) {
+      text += "\\u00" + String(scalar.value, radix: 16)
+    } else {
+      text.unicodeScalars.append(scalar)
+    }
+  }
+  return text
 }

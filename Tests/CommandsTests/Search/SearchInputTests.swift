@@ -105,7 +105,11 @@ import Testing
     ),
     (
       ["--url", "http://h/{query}", "--header", "Accept", "q"],
-      "invalid header 'Accept' (expected 'Name: value')"
+      "invalid header (expected 'Name: value'; it is not shown, as it may hold a secret)"
+    ),
+    (
+      ["--url", "http://h/{query}", "--header", "A: 1", "--header", "X: S3CRET\r\nB: 2", "q"],
+      "invalid header 'X: <redacted>' (a value cannot hold a line break) (--header number 2)"
     ),
     (
       ["--url", "http://h/{query}", "--clock", "virtual", "q"],
@@ -117,11 +121,12 @@ import Testing
     ),
     (
       ["--exec", "grep -ril docs", "q"],
-      "'--exec' needs {query} where the query goes, e.g. 'grep -ril -- {query} docs'"
+      "'--exec' needs {query} where the query goes, e.g. 'grep -ril -- {query} docs' (or "
+        + "$LOADCTL_QUERY in a string of your own)"
     ),
     (
       ["--url", "http://user:pw@h/{query}", "q"],
-      "credentials in URLs are not supported: 'http://user:pw@h/swift' (send them with "
+      "credentials in URLs are not supported: 'http://<redacted>@h/swift' (send them with "
         + "--header 'Authorization: …') for '--url'"
     ),
   ])
@@ -142,7 +147,7 @@ import Testing
     #expect(error?.message.hasPrefix("'--url' runs curl, which is not on PATH") == true)
   }
 
-  @Test func theStartEventNamesTheCommandItsLimitsAndHeaders() throws {
+  @Test func theStartEventNamesTheCommandItsLimitsAndHeadersWithoutTheirValues() throws {
     let execInvocation = try searchInvocation(
       ["--exec", "grep -- {query} f", "--timeout", "3s", "--kill-after", "50ms", "q"])
     let exec = try SearchSource(
@@ -151,13 +156,13 @@ import Testing
       JSONValue.object(Array(exec.options.prefix(4))).serialized
         == #"{"source":"exec","exec":"grep -- {query} f","timeout_ms":3000,"kill_after_ms":50}"#)
     let urlInvocation = try searchInvocation(
-      ["--url", "http://h/{query}", "--header", "A: 1", "--header", "B: 2", "q"])
+      ["--url", "http://h/{query}", "--header", "A: 1", "--header", "Authorization:Bearer x", "q"])
     let url = try SearchSource(
       urlInvocation, mode: urlInvocation.modeWithoutTerminal, environment: curlPath)
     #expect(
       JSONValue.object(Array(url.options.prefix(5))).serialized
         == #"{"source":"url","url":"http://h/{query}","timeout_ms":10000,"kill_after_ms":2000,"#
-        + #""headers":["A: 1","B: 2"]}"#)
+        + #""headers":["A: <redacted>","Authorization: <redacted>"]}"#)
   }
 
   @Test func theStartEventEchoesTheEffectiveOptions() throws {

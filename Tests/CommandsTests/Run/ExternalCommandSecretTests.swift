@@ -1,0 +1,112 @@
+import Foundation
+import LoadctlCore
+import Testing
+
+@testable import LoadctlCommands
+
+/// Secrets stay out of output and off curl's command line: `--header` values are shown as
+/// `Name: <redacted>`, a URL's userinfo as `<redacted>`, and curl reads its headers from a pipe.
+@Suite struct ExternalCommandSecretTests {
+  @Test(arguments: [
+    ("https://me:pw@example.com/p?q=1", "https://<redacted>@example.com/p?q=1"),
+    ("http://token@h", "http://<redacted>@h"),
+    ("http://a@b@h:8080/x@y", "http://<redacted>@h:8080/x@y"),
+    ("HTTP://u:p@[::1]:80/", "HTTP://<redacted>@[::1]:80/"),
+    ("http://h/p@x", "http://h/p@x"), ("http://h?x=a@b", "http://h?x=a@b"),
+    ("http://h#a@b", "http://h#a@b"), ("not a url @ all", "not a url @ all"),
+  ])
+  func aURLsUserinfoIsRedacted(url: String, shown: String) {
+    #expect(URLAuthority.redactingUserinfo(url) == shown)
+  }
+
+  @Test(arguments: [
+    ("https://me:S3CRET@h/", "credentials in URLs are not supported: 'https://<redacted>@h/'"),
+    ("ftp://me:S3CRET@h/", "unsupported URL scheme 'ftp' in 'ftp://<redacted>@h/'"),
+  ])
+  func aRefusedURLIsShownWithoutItsCredentials(url: String, prefix: String) throws {
+    let problem = try #require(ExternalCommand.urlProblem(url))
+    #expect(problem.hasPrefix(prefix), "\(problem)")
+    #expect(!problem.contains("S3CRET"))
+    #expect(ExternalCommand.urlProblem("https://h/me@x") == nil)
+  }
+
+  @Test func aHeaderIsShownByItsNameOnly() {
+    #expect(
+      ExternalCommand.redacted(header: "Authorization: Bearer x") == "Authorization: <redacted>")
+    #expect(ExternalCommand.redacted(header: "X-Key:x:y") == "X-Key: <redacted>")
+  }
+
+  @Test(arguments: [
+    "Bearer S3CRET", ": S3CRET", "Authorization Bearer S3CRET:x", "S3CRET\u{1}: x",
+    "X: S3CRET\r\nEvil: y", "X: S3CRET\nEvil: y", "X: S3CRET\rEvil: y",
+  ])
+  func anInvalidHeaderIsRefusedWithoutItsValue(header: String) throws {
+    let problem = try #require(ExternalCommand.headerProblem(header))
+    #expect(!problem.contains("S3CRET"), "\(problem)")
+  }
+
+  @Test(arguments: ["Accept: application/json", "X-Empty:", #"X-Quoted: say "hi" \ there"#])
+  func aWellFormedHeaderIsAccepted(header: String) {
+    #expect(ExternalCommand.headerProblem(header) == nil)
+  }
+
+  @Test func curlsArgumentsNeverHoldAHeader() {
+    let plain = ExternalCommand.CurlRequest(
+      curl: "/usr/bin/curl", url: "http://h/", headers: [], timeout: .milliseconds(2500),
+      killAfter: .seconds(1))
+    #expect(plain.arguments == ["-fsSL", "--globoff", "--max-time", "2.5", "--", "http://h/"])
+    let request = ExternalCommand.CurlRequest(
+      curl: "/usr/bin/curl", url: "http://h/", headers: ["Authorization: Bearer S3CRET"],
+      timeout: .seconds(10), killAfter: .seconds(1))
+    #expect(
+      request.arguments == [
+        "-fsSL", "--globoff", "--max-time", "10.0", "--config", "-", "--", "http://h/",
+      ])
+  }
+
+  @Test func curlsConfigQuotesEachHeader() {
+    let request = ExternalCommand.CurlRequest(
+      curl: "/usr/bin/curl", url: "http://h/",
+      headers: ["Authorization: Bearer S3CRET", #"X-Quoted: say "hi" \ and"# + "\ttab"],
+      timeout: .seconds(1), killAfter: .seconds(1))
+    #expect(
+      String(decoding: request.config, as: UTF8.self)
+        == #"header = "Authorization: Bearer S3CRET""# + "\n"
+        + #"header = "X-Quoted: say \"hi\" \\ and\ttab""# + "\n")
+  }
+
+  @Test(arguments: [0, 10, 5000, 100_000])
+  func aFilledPipeHoldsTheBytesThenEnds(count: Int) throws {
+    let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }
+    let reader = try ExternalCommand.filledPipe(bytes)
+    defer { close(reader) }
+    // Not blocking: a write end left open would show as EAGAIN instead of the end of the pipe.
+    _ = fcntl(reader, F_SETFL, O_NONBLOCK)
+    var read: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let got = buffer.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
+      try #require(got >= 0, "read failed: errno \(errno) (EAGAIN: the write end is open)")
+      if got == 0 { break }
+      read += buffer[..<got]
+    }
+    #expect(read == bytes)
+  }
+
+  @Test func curlReadsItsHeadersFromStdinAndTheyNeverReachItsArguments() async throws {
+    // A stand-in for curl that prints its arguments, then what it reads on stdin.
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fake-curl-\(UUID().uuidString)").path
+    try "#!/bin/sh\nprintf 'arg %s\\n' \"$@\"\ncat\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    defer { unlink(path) }
+    chmod(path, 0o700)
+    let request = ExternalCommand.CurlRequest(
+      curl: path, url: "http://h/", headers: ["Authorization: Bearer S3CRET"],
+      timeout: .seconds(600), killAfter: .seconds(1))
+    let body = String(decoding: try await request.body(), as: UTF8.self)
+    let lines = body.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("arg ") }.allSatisfy { !$0.contains("S3CRET") })
+    #expect(lines.last == #"header = "Authorization: Bearer S3CRET""#)
+  }
+}
