@@ -48,7 +48,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
     let mailbox = StoreMailbox<Message>()
-    return await withTaskCancellationHandler {
+    let (result, ended) = await withTaskCancellationHandler {
       await withDiscardingTaskGroup { group in
         group.addTask {
           await mailbox.pumping {
@@ -65,14 +65,19 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
         if reason == .cancelled, let onCancel {
           _ = loop.reduce(onCancel, from: nil, observe: observe)  // the run ends: no effects
         }
-        loop.cancelAll(observe: observe)
+        let ended = loop.cancelAll()
         mailbox.close()
         group.cancelAll()
-        return StoreResult(state: loop.state, reason: reason)
+        return (StoreResult(state: loop.state, reason: reason), ended)
       }
     } onCancel: {
       mailbox.cancel()
     }
+    // Only now, with every effect's task returned (a command's group torn down and reaped), are
+    // the effects cancelled at the end reported: `effectFinished` never comes before the work
+    // has stopped.
+    for (info, outcome) in ended { observe(.effectFinished(info, outcome)) }
+    return result
   }
 
   enum Message: Sendable {
@@ -170,18 +175,22 @@ extension Store {
       return effect
     }
 
-    mutating func cancelAll(observe: (StoreEvent<State, Action>) -> Void) {
+    /// Cancels every running effect and ends the waiting ones.
+    /// - Returns: How each effect ended, in order, to report once their tasks have returned.
+    mutating func cancelAll() -> [(EffectInfo, EffectOutcome)] {
+      var ended: [(EffectInfo, EffectOutcome)] = []
       for command in registry.cancelAll() {
         switch command {
         case .cancel(let info):
           handles[info.serial]?.cancel()
-          observe(.effectFinished(info, .cancelled))
+          ended.append((info, .cancelled))
         case .finished(let info, let outcome):
-          observe(.effectFinished(info, outcome))
+          ended.append((info, outcome))
         case .start, .queued, .dropped:
           break
         }
       }
+      return ended
     }
 
     mutating func schedule(
