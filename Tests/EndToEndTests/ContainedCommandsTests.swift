@@ -138,9 +138,26 @@ import Testing
       "\(Self.writePid(marker)); while :; do echo 100; sleep 0.05; done",
     ])
     let pid = try #require(try await ChildProcesses.waitForPids(marker, count: 1).first)
+    let group = getpgid(pid)
+    // Stopped (T) or, for a shell that was in `vfork` when its child was stopped, blocked (D)
+    // until the child goes on: no process of the command's group can make progress.
+    let suspended = { (pid: Int32) in Self.state(of: pid).map { "TD".contains($0) } ?? true }
     loadctl.send(signal: SIGTSTP)
-    try await Polling.until("loadctl and its command stopped") {
-      Self.state(of: loadctl.pid) == "T" && Self.state(of: pid) == "T"
+    do {
+      try await Polling.until("loadctl and its command stopped") {
+        Self.state(of: loadctl.pid) == "T"
+          && ProcessGroup.liveMembers(of: group).allSatisfy(suspended)
+      }
+    } catch {
+      let states = ProcessGroup.liveMembers(of: group).map { "\($0): \(Self.state(of: $0) ?? "-")" }
+      Issue.record(
+        """
+        \(error); loadctl \(Self.state(of: loadctl.pid).map(String.init) ?? "gone"), \
+        command group \(states)
+        \(loadctl.transcript)
+        """)
+      loadctl.sendToGroup(signal: SIGKILL)
+      return
     }
     loadctl.send(signal: SIGCONT)
     try await Polling.until("the command continued") {

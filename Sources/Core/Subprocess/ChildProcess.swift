@@ -137,6 +137,7 @@ package final class ChildProcess: Sendable {
     var left: (out: Int, err: Int)?
     /// While tearing down: when SIGKILL is due.
     var deadline: ContinuousClock.Instant?
+    var tearingDown = false
     var tick: Int32 = 1
     var buffer = [UInt8](repeating: 0, count: Self.bound)
     func closeOut() {
@@ -170,12 +171,16 @@ package final class ChildProcess: Sendable {
         state.readerWaits = room == 0
         return (state.stopping, room)
       }
-      // A command that already died is reaped, not signalled: its death is its own.
-      if stopping, termination == nil, sent.isEmpty, !reap(WNOHANG) {
-        // SIGCONT too: a stopped process acts on SIGTERM only once continued.
-        kill(-group, SIGTERM)
-        kill(-group, SIGCONT)
-        sent.insert(SIGTERM)
+      // A command that already died, or is dying (its stdout just ended because it is exiting,
+      // killed by someone else), is reaped, not signalled: its death is its own.
+      if stopping, termination == nil, !tearingDown, !reap(WNOHANG) {
+        tearingDown = true
+        if !Self.isExiting(pid) {
+          // SIGCONT too: a stopped process acts on SIGTERM only once continued.
+          kill(-group, SIGTERM)
+          kill(-group, SIGCONT)
+          sent.insert(SIGTERM)
+        }
         let due = ContinuousClock.now + command.killAfter
         deadline = due
         Subprocesses.registry.withLock { $0.lastKillDue = max($0.lastKillDue ?? due, due) }
@@ -225,6 +230,30 @@ package final class ChildProcess: Sendable {
       ending.byTeardown = sent.contains(signal)
     }
     finish(ending)
+  }
+
+  /// Whether `pid` has begun to exit (`PF_EXITING` in `/proc/PID/stat`'s flags), so that a
+  /// signal sent now would not be what ends it.
+  private static func isExiting(_ pid: pid_t) -> Bool {
+    #if os(Linux)
+      let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { return false }
+      defer { close(fd) }
+      var bytes = [UInt8](repeating: 0, count: 1024)
+      let count = read(fd, &bytes, bytes.count)
+      guard count > 0, let close = bytes[..<count].lastIndex(of: UInt8(ascii: ")")) else {
+        return false
+      }
+      // After "pid (comm)": state ppid pgrp session tty_nr tpgid flags …
+      let fields = bytes[(close + 1)..<count].split(separator: UInt8(ascii: " "))
+      guard fields.count > 6, let flags = UInt(String(decoding: fields[6], as: UTF8.self)) else {
+        return false
+      }
+      let exiting: UInt = 0x4  // PF_EXITING, <linux/sched.h>
+      return flags & exiting != 0
+    #else
+      return false
+    #endif
   }
 
   /// The bytes waiting in pipe `fd` (0 for a closed one).
