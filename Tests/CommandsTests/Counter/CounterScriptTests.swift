@@ -31,10 +31,7 @@ private func run(_ lines: [String], policy: EffectPolicy, delay: Duration = .sec
         switch event {
         case .transition(let action, _, let to, _): "\(action.name) → \(to.count)/\(to.inFlight)"
         case .ignored(let action, let reason, _): "ignored \(action.name): \(reason)"
-        case .effectStarted(let info): "start #\(info.serial)"
-        case .effectQueued(let info): "queue #\(info.serial)"
-        case .effectDropped(let info): "drop #\(info.serial)"
-        case .effectFinished(let info, let outcome): "end #\(info.serial) \(outcome.name)"
+        default: effectLine(event) ?? "\(event)"
         }
       trace.withLock { $0.append("\(clock.now.offset) \(line)") }
     }

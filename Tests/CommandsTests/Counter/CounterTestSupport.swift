@@ -10,13 +10,5 @@ func makeCounterStore(_ policy: EffectPolicy = .drop) -> TestStore<CounterState,
 
 /// `start #1`, `drop #2`, `end #1 cancelled`: a store's effect events as short lines.
 func counterEffects(_ store: TestStore<CounterState, CounterAction>) -> [String] {
-  store.effectEvents.map { event in
-    switch event {
-    case .effectStarted(let info): "start #\(info.serial)"
-    case .effectQueued(let info): "queue #\(info.serial)"
-    case .effectDropped(let info): "drop #\(info.serial)"
-    case .effectFinished(let info, let outcome): "end #\(info.serial) \(outcome.name)"
-    case .transition, .ignored: "unexpected \(event)"
-    }
-  }
+  store.effectEvents.map { effectLine($0) ?? "unexpected \($0)" }
 }

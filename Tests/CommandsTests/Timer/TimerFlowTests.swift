@@ -9,15 +9,7 @@ private func makeStore(tickLimit: Int? = nil) -> TestStore<TimerState, TimerActi
 }
 
 private func effects(_ store: TestStore<TimerState, TimerAction>) -> [String] {
-  store.effectEvents.map { event in
-    switch event {
-    case .effectStarted(let info): "start #\(info.serial)"
-    case .effectQueued(let info): "queue #\(info.serial)"
-    case .effectDropped(let info): "drop #\(info.serial)"
-    case .effectFinished(let info, let outcome): "end #\(info.serial) \(outcome.name)"
-    case .transition, .ignored: "unexpected \(event)"
-    }
-  }
+  store.effectEvents.map { effectLine($0) ?? "unexpected \($0)" }
 }
 
 @Suite struct TimerFlowTests {
