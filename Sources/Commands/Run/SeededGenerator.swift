@@ -43,7 +43,18 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
   /// The next 64 random bits.
   public mutating func next() -> UInt64 {
     state &+= Self.gamma
-    var z = state
+    return Self.mix(state)
+  }
+
+  /// The `index`-th output (1-based) of the generator seeded with `seed`, computed directly:
+  /// SplitMix64's *n*-th output is `mix(seed + n × γ)`, so no earlier output is needed.
+  public static func output(seed: UInt64, index: UInt64) -> UInt64 {
+    mix(seed &+ index &* gamma)
+  }
+
+  /// SplitMix64's output function: two xor-shift-multiply rounds.
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var z = value
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)

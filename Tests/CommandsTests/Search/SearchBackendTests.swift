@@ -112,7 +112,7 @@ import Testing
     #expect(error?.message.hasPrefix("response from \(url) is not JSON: ") == true)
   }
 
-  // MARK: Latency and SplitMix64
+  // MARK: Latency and SeededGenerator.output
 
   @Test func splitMix64MatchesTheReferenceOutputs() {
     // The reference C implementation (prng.di.unimi.it/splitmix64.c) seeded with 1234567.
@@ -120,9 +120,9 @@ import Testing
       6_457_827_717_110_365_317, 3_203_168_211_198_807_973, 9_817_491_932_198_370_423,
       4_593_380_528_125_082_431, 16_408_922_859_458_223_821,
     ]
-    var generator = SplitMix64(seed: 1_234_567)
+    var generator = SeededGenerator(seed: 1_234_567)
     #expect((1...5).map { _ in generator.next() } == expected)
-    #expect((1...5).map { SplitMix64.output(seed: 1_234_567, index: $0) } == expected)
+    #expect((1...5).map { SeededGenerator.output(seed: 1_234_567, index: $0) } == expected)
   }
 
   @Test func jitterIsAFunctionOfSeedAndRequestNumberOnly() {
