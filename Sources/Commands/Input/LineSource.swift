@@ -21,11 +21,10 @@ package struct RawLine: Sendable, Equatable {
 /// Lines from a file descriptor as they arrive, without blocking a cooperative thread.
 ///
 /// `tail -f | loadctl …` must see each line when it is written, and a blocking `read` on one of
-/// this machine's two cooperative threads would stall half the runtime. So a dispatch worker
-/// (outside the cooperative pool) does the blocking reads and hands lines over through a
-/// ``LineChannel``, which holds at most ``bufferedLines`` and otherwise makes the reader wait:
-/// a fast pipe is slowed down, never truncated. (A dispatch read source was tried first: on Linux
-/// it never reports end of input for pipes and `/dev/null`.) When the consumer stops, the reader
+/// a machine's few cooperative threads would stall part of the runtime. So a thread of its own
+/// (``ReaderThread``, outside the cooperative pool) does the blocking reads and hands lines over
+/// through a ``LineChannel``, which holds at most ``bufferedLines`` and otherwise makes the
+/// reader wait: a fast pipe is slowed down, never truncated. When the consumer stops, the reader
 /// stops at its next line; a reader still blocked in `read` holds no task and ends with the
 /// process.
 package enum LineSource {

@@ -59,10 +59,11 @@ package enum CommandRuntime {
     body: @escaping @Sendable (RunContext) async -> FlowEnd
   ) async throws(EarlyExit) -> ProcessEnd {
     OutputWriter.ignoreBrokenPipeSignal()
-    let link = ShutdownLink()
+    // The stdout writer is made before the shutdown it reports a broken pipe to.
+    let link = Locked<Shutdown?>(nil)
     let stdout = OutputWriter(
-      fileDescriptor: 1, onBrokenPipe: { link.request(.brokenPipe) },
-      onError: { link.request(.writeFailed($0)) })
+      fileDescriptor: 1, onBrokenPipe: { link.withLock { $0 }?.request(.brokenPipe) },
+      onError: { error in link.withLock { $0 }?.request(.writeFailed(error)) })
     let stderr = OutputWriter(fileDescriptor: 2)
     let json = run.json
     let style = run.style
@@ -96,10 +97,10 @@ package enum CommandRuntime {
         stderr.write(Self.notice(for: signal) + "\n")
         stderr.flush()
       })
-    link.attach(shutdown)
+    link.withLock { $0 = shutdown }
     // A reader that leaves while nothing is printed (`| head -n 1` during a slow command) ends
     // the run now, not at its next line.
-    let stdoutWatcher = StdoutWatcher.start(fd: 1) { link.request(.brokenPipe) }
+    let stdoutWatcher = StdoutWatcher.start(fd: 1) { shutdown.request(.brokenPipe) }
 
     let session = TerminalSession(
       isInteractive: mode.readsKeys,
@@ -154,15 +155,17 @@ package enum CommandRuntime {
     if mode.isVirtual {
       // The root of a virtual run must live on the manual executor, and a task is the only way
       // to put it there. It is driven to completion right here, before this function goes on.
-      let result = ResultSlot<FlowEnd>()
+      let result = Locked<FlowEnd?>(nil)
       let root = virtualClock.launch {
-        result.set(
-          await runRoot(
-            context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body))
+        let end = await runRoot(
+          context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body)
+        result.withLock { $0 = end }
       }
-      VirtualDriver.run(clock: virtualClock, onIdle: { output.flush() }) { result.value != nil }
+      VirtualDriver.run(clock: virtualClock, onIdle: { output.flush() }) {
+        result.withLock { $0 != nil }
+      }
       _ = root
-      end = result.value ?? FlowEnd(status: .completed)
+      end = result.withLock { $0 } ?? FlowEnd(status: .completed)
     } else if let executor = RunExecutor(onIdle: { output.flush() }) {
       end = await withTaskExecutorPreference(executor) {
         await runRoot(
@@ -303,18 +306,4 @@ package enum CommandRuntime {
     }
     return .exit(traceProblem == nil ? code : ExitStatus.ioError)
   }
-}
-
-/// Holds the result of a virtual run for the driver loop to notice.
-final class ResultSlot<Value: Sendable>: Sendable {
-  private let slot = Locked<Value?>(nil)
-  var value: Value? { slot.withLock { $0 } }
-  func set(_ value: Value) { slot.withLock { $0 = value } }
-}
-
-/// Lets the stdout writer, created before ``Shutdown``, report a broken pipe to it.
-final class ShutdownLink: Sendable {
-  private let target = Locked<Shutdown?>(nil)
-  func attach(_ shutdown: Shutdown) { target.withLock { $0 = shutdown } }
-  func request(_ reason: ShutdownReason) { target.withLock { $0 }?.request(reason) }
 }

@@ -9,7 +9,8 @@ import LoadctlCore
 
 /// Keys from a raw-mode terminal as they are pressed.
 ///
-/// Like ``LineSource``, a dispatch worker outside the cooperative pool does the blocking reads.
+/// Like ``LineSource``, a thread of its own (``ReaderThread``), outside the cooperative pool,
+/// does the blocking reads.
 /// End of input ends the stream.
 package enum KeyReader {
   package static func keys(fd: Int32 = 0) -> AsyncStream<Key> {
