@@ -16,7 +16,7 @@ package struct UsageError: Error, Equatable, Sendable {
   }
 
   /// The exit status for a usage error (`EX_USAGE` from `sysexits.h`).
-  package static let exitCode: Int32 = 64
+  package static let exitCode: Int32 = ExitStatus.usage
 
   private let code: Code
   /// One line saying what is wrong, without the `Error: ` prefix.
@@ -50,8 +50,7 @@ package struct UsageError: Error, Equatable, Sendable {
       usage = "\(program.name) <subcommand> [options]"
       helpCommand = "\(program.name) --help"
     }
-    return """
-      Error: \(message.escapingControlCharacters)
+    return ErrorLine.text(message) + """
       Usage: \(usage)
       See '\(helpCommand)' for more information.
       """

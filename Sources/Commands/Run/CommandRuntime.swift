@@ -14,18 +14,6 @@ import LoadctlCore
 /// signal, or cleanup longer than the deadline, ends it at once (see ``Shutdown``); signals are
 /// taken on a thread of their own, so a cooperative pool stuck in blocked writes cannot delay it.
 package enum CommandRuntime {
-  /// Exit statuses, as documented in README and `--help`.
-  package enum ExitStatus {
-    package static let completed: Int32 = 0
-    package static let failed: Int32 = 1
-    package static let usage: Int32 = 64
-    package static let badInput: Int32 = 65
-    /// `EX_OSERR`: the system cannot give what a run needs (too few file descriptors).
-    package static let systemError: Int32 = 71
-    /// `EX_IOERR`: writing stdout or the trace file failed.
-    package static let ioError: Int32 = 74
-  }
-
   /// File descriptors a run needs beyond 0, 1 and 2 (the runtime's event and signal descriptors,
   /// an input file, a trace file, with room to spare); with fewer, libdispatch traps or hangs.
   static let descriptorsNeeded = 10
@@ -43,8 +31,9 @@ package enum CommandRuntime {
     for fd in taken { close(fd) }
     guard taken.count < descriptorsNeeded else { return nil }
     Loadctl.printErr(
-      "Error: too few file descriptors: loadctl needs \(descriptorsNeeded) besides stdin, "
-        + "stdout and stderr, and only \(taken.count) can be opened (raise 'ulimit -n')\n")
+      ErrorLine.text(
+        "too few file descriptors: loadctl needs \(descriptorsNeeded) besides stdin, stdout "
+          + "and stderr, and only \(taken.count) can be opened (raise 'ulimit -n')"))
     return .exit(ExitStatus.systemError)
   }
 

@@ -21,7 +21,7 @@ import LoadctlCore
 /// ```
 package enum ExternalCommand {
   /// The exit status when a tool loadctl runs is missing (`EX_UNAVAILABLE` from `sysexits.h`).
-  package static let unavailableStatus: Int32 = 69
+  package static let unavailableStatus: Int32 = ExitStatus.unavailable
 
   /// The path of the executable `name` in the directories of `path` (`PATH`), if there is one.
   package static func find(_ name: String, path: String?) -> String? {

@@ -30,6 +30,7 @@ package enum Loadctl {
       result = try parse(arguments, spec: program)
     } catch {
       let failure = fail(usage: error, json: arguments.prefix { $0 != "--" }.contains("--json"))
+      failure.report()
       return .answered(.exit(failure.status))
     }
     switch result {
@@ -45,6 +46,7 @@ package enum Loadctl {
         let failure = fail(
           usage: .invalidValue(
             "unknown shell '\(shell)' (use bash, zsh or fish)", command: "completions"))
+        failure.report()
         return .answered(.exit(failure.status))
       }
       printOut(script)
@@ -52,6 +54,7 @@ package enum Loadctl {
       guard let runner = CommandTable.runner(for: invocation.command) else {
         let failure = fail(
           usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
+        failure.report()
         return .answered(.exit(failure.status))
       }
       return .run(invocation, runner)
@@ -66,60 +69,28 @@ package enum Loadctl {
     do throws(EarlyExit) {
       return try await runner(invocation, environment)
     } catch {
+      error.report()
       return .exit(error.status)
     }
   }
 
-  /// Prints a usage error (status 64); with `--json`, also an `error` event on stdout.
+  /// A usage error (status 64) to throw; ``EarlyExit/report()`` prints it.
   package static func fail(usage error: UsageError, json: Bool = false) -> EarlyExit {
-    printErr(error.render(program: CommandTable.program) + "\n")
-    if json {
-      printOut(
-        errorEvent(
-          command: error.command, kind: "usage", message: error.message,
-          status: UsageError.exitCode))
-    }
-    return EarlyExit(status: UsageError.exitCode)
+    EarlyExit(.usage(error), command: error.command, json: json)
   }
 
-  /// Prints `Error: message` (status 65, bad input data); with `--json`, also an `error` event
-  /// on stdout.
+  /// Bad input (status 65) to throw; ``EarlyExit/report()`` prints it.
   package static func fail(badInput message: String, command: String? = nil, json: Bool = false)
     -> EarlyExit
   {
-    printErr("Error: \(message.escapingControlCharacters)\n")
-    let status = CommandRuntime.ExitStatus.badInput
-    if json {
-      printOut(errorEvent(command: command, kind: "bad_input", message: message, status: status))
-    }
-    return EarlyExit(status: status)
+    EarlyExit(.badInput(message), command: command, json: json)
   }
 
-  /// Prints `Error: message` (status 69, a tool loadctl needs is missing); with `--json`, also
-  /// an `error` event on stdout.
+  /// A missing tool (status 69) to throw; ``EarlyExit/report()`` prints it.
   package static func fail(unavailable message: String, command: String?, json: Bool)
     -> EarlyExit
   {
-    printErr("Error: \(message.escapingControlCharacters)\n")
-    let status = ExternalCommand.unavailableStatus
-    if json {
-      printOut(errorEvent(command: command, kind: "unavailable", message: message, status: status))
-    }
-    return EarlyExit(status: status)
-  }
-
-  /// The one line a `--json` run prints on stdout when it ends before its flow could start:
-  /// `{"seq":1,"elapsed_ms":0,"command":…,"event":"error","kind":…,"message":…,"exit_code":…}`.
-  /// `command` is `"loadctl"` when the mistake came before a subcommand was recognised.
-  static func errorEvent(command: String?, kind: String, message: String, status: Int32)
-    -> String
-  {
-    let event: JSONValue = .object([
-      ("seq", .int(1)), ("elapsed_ms", .int(0)), ("command", .string(command ?? "loadctl")),
-      ("event", "error"), ("kind", .string(kind)), ("message", .string(message)),
-      ("exit_code", .int(Int(status))),
-    ])
-    return event.serialized + "\n"
+    EarlyExit(.unavailable(message), command: command, json: json)
   }
 
   /// Opens `--input` (or `option`: a file, or `-` for stdin); one clear line and status 65 when it

@@ -55,13 +55,13 @@ package struct RunContext: Sendable {
       "input_rejected", [("line", .int(error.line)), ("message", .string(error.message))],
       kind: .problem, text: nil)
     output.flush()
-    errors.write("Error: input \(error.description.escapingControlCharacters)\n")
+    errors.write(ErrorLine.text("input \(error.description)"))
     errors.flush()
   }
 
   /// Prints one `Error:` line on stderr.
   package func error(_ message: String) {
-    errors.write("Error: \(message.escapingControlCharacters)\n")
+    errors.write(ErrorLine.text(message))
     errors.flush()
   }
 
