@@ -77,8 +77,10 @@ package enum TimerCommand: Subcommand {
       let flow = TimerFlow(
         clock: context.clock, interval: options.interval, tickLimit: options.tickLimit)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-      return await TimerRun(flow: flow, context: context).run(
-        paused: options.paused, duration: options.duration, lines: lines)
+      let timer = TimerRun(flow: flow, paused: options.paused, duration: options.duration)
+      let keys = TimerRun.wantsKeys(
+        tickLimit: options.tickLimit, duration: options.duration, mode: context.mode)
+      return await FlowRunner.run(timer, lines: lines, readKeys: keys, context: context)
     }
   }
 
@@ -89,7 +91,7 @@ package enum TimerCommand: Subcommand {
       let text = invocation.string(name) ?? "0"
       return "invalid value '\(text)' for '--\(name)' (must be more than 0)"
     }
-    // Keys can start a paused timer only when the run reads them (see `TimerRun.run`).
+    // Keys can start a paused timer only when the run reads them (see `TimerRun.wantsKeys`).
     let keys = TimerRun.wantsKeys(
       tickLimit: options.tickLimit, duration: options.duration, mode: mode)
     if options.paused, options.input == nil, !keys {

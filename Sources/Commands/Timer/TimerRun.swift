@@ -1,18 +1,21 @@
 import LoadctlCore
 
-/// One `loadctl timer` run: the store, its renderer, the `--duration` deadline, and the tick
-/// numbers `end` reports.
+/// One `loadctl timer` run, as ``FlowRunner`` runs it: the store, its keys and renderer, the
+/// `--duration` deadline, and the tick numbers `end` reports.
 ///
-/// `--duration` is a sibling of the store's run in one task group: when its sleep on the run's
-/// clock ends first, cancelling the group makes the store apply `stop` (its `onCancel`), exactly
-/// like Ctrl-C, so the deadline needs no action of its own and leaves nothing running.
-package struct TimerRun: Sendable {
+/// The deadline ends the run as Ctrl-C does: the store applies `stop` (its cancel action), so it
+/// needs no action of its own and leaves nothing running.
+package struct TimerRun: RunnableFlow {
   let flow: TimerFlow
-  let context: RunContext
+  /// `--paused`: no `start` before the input's first action.
+  let paused: Bool
+  /// `--duration`.
+  let duration: Duration?
 
-  package init(flow: TimerFlow, context: RunContext) {
+  package init(flow: TimerFlow, paused: Bool, duration: Duration?) {
     self.flow = flow
-    self.context = context
+    self.paused = paused
+    self.duration = duration
   }
 
   /// What ended the run, for `end`'s `ended_by`.
@@ -50,80 +53,25 @@ package struct TimerRun: Sendable {
 
   /// Whether a run reads keys: when the terminal may be read (``RunMode/readsKeys``) and nothing
   /// else ends the run (no `--ticks`, no `--duration`), or `-i` asks for them.
-  static func wantsKeys(tickLimit: Int?, duration: Duration?, mode: RunMode) -> Bool {
+  package static func wantsKeys(tickLimit: Int?, duration: Duration?, mode: RunMode) -> Bool {
     mode.readsKeys && (mode.interactive || (tickLimit == nil && duration == nil))
   }
 
-  /// What each child of the run's task group returns.
-  private enum Outcome: Sendable {
-    case store(StoreResult<TimerState>, Stats)
-    case deadline
-    case none
+  package var initialState: TimerState { TimerState() }
+
+  package func reduce(_ state: inout TimerState, _ action: TimerAction) -> Effect<TimerAction> {
+    flow.reduce(&state, action)
   }
 
-  /// Runs until the tick limit, the deadline, the end of input with the timer stopped, or
-  /// cancellation.
-  ///
-  /// Keys are read at a terminal when ``wantsKeys(tickLimit:duration:mode:)`` says so.
-  package func run(paused: Bool, duration: Duration?, lines: RawLines?) async
-    -> FlowEnd
-  {
-    let (result, stats, deadline) = await withTaskGroup(of: Outcome.self) { group in
-      let keys = Self.wantsKeys(tickLimit: flow.tickLimit, duration: duration, mode: context.mode)
-      group.addTask { await runStore(paused: paused, lines: lines, keys: keys) }
-      if let duration {
-        // The timer starts a moment after the run, so its tick due at `duration` comes a
-        // fraction of a millisecond after it; the grace lets that tick land, so `--duration 3s`
-        // shows 00:03 rather than ending one tick short by a hair.
-        let grace = min(flow.interval / 2, .milliseconds(10))
-        group.addTask { [clock = context.clock] in
-          do {
-            try await clock.sleep(for: duration + grace)
-            return .deadline
-          } catch {
-            return .none
-          }
-        }
-      }
-      var stored: (StoreResult<TimerState>, Stats)?
-      var deadline = false
-      for await outcome in group {
-        switch outcome {
-        case .store(let result, let stats): stored = (result, stats)
-        case .deadline: deadline = true
-        case .none: break
-        }
-        group.cancelAll()
-      }
-      return (stored?.0, stored?.1 ?? Stats(), deadline)
-    }
-    let endedBy: EndedBy =
-      switch result?.reason {
-      case .finished: .ticks
-      case .idle: .input
-      case .cancelled, nil: deadline ? .duration : .cancelled
-      }
-    return end(result?.state ?? TimerState(), stats: stats, endedBy: endedBy)
+  package var initialActions: [TimerAction] { paused ? [] : [.start] }
+  package var cancelAction: TimerAction? { .stop }
+
+  package func action(line: String) -> Result<TimerAction, InputError> {
+    TimerAction.parse(line)
   }
 
-  private func runStore(paused: Bool, lines: RawLines?, keys: Bool) async -> Outcome {
-    let store = Store(initialState: TimerState(), reducer: flow.reduce)
-    let inputs = Prepended(paused ? [] : [.start], then: input(lines: lines, keys: keys))
-    let renderer = makeRenderer()
-    var stats = Stats()
-    let result = await context.run(store, inputs: inputs, onCancel: .stop) { event in
-      if case .transition(.tick(let tick), _, _, _) = event { stats.record(tick) }
-      renderer.render(event)
-    }
-    return .store(result, stats)
-  }
-
-  /// Input lines; else keys at a terminal; else nothing (the timer runs until a limit or Ctrl-C).
-  private func input(lines: RawLines?, keys: Bool) -> AnyInput<TimerAction>? {
-    if let lines { return AnyInput(context.input(lines, parse: TimerAction.parse)) }
-    guard keys else { return nil }
-    let legend = "keys: space toggle · s start · p stop · r reset · q quit"
-    let keys = context.terminal.keyActions(legend: legend) { key -> KeyResult<TimerAction> in
+  package var keys: KeyMap<TimerAction>? {
+    KeyMap(legend: "keys: space toggle · s start · p stop · r reset · q quit") { key in
       switch key {
       case .character(" "), .character("t"), .enter: .action(.toggle)
       case .character("s"): .action(.start)
@@ -133,15 +81,41 @@ package struct TimerRun: Sendable {
       default: .ignore
       }
     }
-    return keys.map { AnyInput($0) }
   }
 
-  private func makeRenderer() -> StoreRenderer<TimerState, TimerAction> {
-    let style = context.output.style
+  /// `--duration`, and a grace: the timer starts a moment after the run, so its tick due at
+  /// `duration` comes a fraction of a millisecond after it; the grace lets that tick land, so
+  /// `--duration 3s` shows 00:03 rather than ending one tick short by a hair.
+  package var deadline: Duration? {
+    duration.map { $0 + min(flow.interval / 2, .milliseconds(10)) }
+  }
+
+  package var initialTally: Stats { Stats() }
+
+  package func count(_ event: StoreEvent<TimerState, TimerAction>, into stats: inout Stats) {
+    if case .transition(.tick(let tick), _, _, _) = event { stats.record(tick) }
+  }
+
+  package func renderer(output: EventOutput) -> StoreRenderer<TimerState, TimerAction> {
+    makeRenderer(output: output)
+  }
+
+  package func end(_ outcome: FlowOutcome<TimerState, Stats>, output: EventOutput) -> FlowEnd {
+    let endedBy: EndedBy =
+      switch outcome.reason {
+      case .finished: .ticks
+      case .idle: .input
+      case .cancelled: outcome.deadlineReached ? .duration : .cancelled
+      }
+    return end(outcome.state, stats: outcome.tally, endedBy: endedBy)
+  }
+
+  private func makeRenderer(output: EventOutput) -> StoreRenderer<TimerState, TimerAction> {
+    let style = output.style
     let dial = TimerDial(interval: flow.interval)
     let every = formatDuration(flow.interval)
     return StoreRenderer(
-      output: context.output,
+      output: output,
       transitionText: { action, from, to in
         let text = style.changes(to.changes(since: from))
         return "\(dial.render(to))  \(style.bold(action.name))  \(text)"

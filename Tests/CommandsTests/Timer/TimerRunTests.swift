@@ -38,8 +38,10 @@ private final class TimerHarness: Sendable {
     let flow = TimerFlow(clock: clock, interval: interval, tickLimit: ticks)
     let context = context
     let task = clock.launch {
-      await TimerRun(flow: flow, context: context).run(
-        paused: paused, duration: duration, lines: lines.map(LineSource.lines))
+      let timer = TimerRun(flow: flow, paused: paused, duration: duration)
+      let keys = TimerRun.wantsKeys(tickLimit: ticks, duration: duration, mode: context.mode)
+      return await FlowRunner.run(
+        timer, lines: lines.map(LineSource.lines), readKeys: keys, context: context)
     }
     clock.run(limit: 10_000)
     return await task.value

@@ -1,0 +1,143 @@
+import LoadctlCore
+
+/// A flow as the runner sees it: its state and reducer, the actions it starts with, how input
+/// lines and keys become actions, how its events print, and how its run ends.
+///
+/// A feature folder implements it with what is its own; ``FlowRunner`` runs any of them, so input
+/// lines, keys, signals (as the run's cancellation) and effect results enter a flow in one place,
+/// and its events leave it in one place.
+package protocol RunnableFlow: Sendable {
+  associatedtype State: ReportableState
+  associatedtype Action: ReportableAction
+  /// What the flow counts from its events as they happen, for its `end` (the timer's ticks).
+  associatedtype Tally: Sendable = Void
+
+  /// The store's state before the first action.
+  var initialState: State { get }
+  /// The store's reducer.
+  func reduce(_ state: inout State, _ action: Action) -> Effect<Action>
+  /// Actions applied before any input (`profile` loads on start).
+  var initialActions: [Action] { get }
+  /// Applied when the run is cancelled (Ctrl-C, SIGTERM, a closed stdout, a deadline), for the
+  /// final transition; its effects are not run.
+  var cancelAction: Action? { get }
+  /// The action an input line asks for, or why the line is rejected.
+  func action(line: String) -> Result<Action, InputError>
+  /// The legend shown at a terminal and what each key does, when the flow reads keys.
+  var keys: KeyMap<Action>? { get }
+  /// How the flow's events print.
+  func renderer(output: EventOutput) -> StoreRenderer<State, Action>
+  /// Ends the run early when this much time has passed on the run's clock (`timer --duration`).
+  var deadline: Duration? { get }
+
+  /// The tally before the first event.
+  var initialTally: Tally { get }
+  /// Counts one event into `tally`.
+  func count(_ event: StoreEvent<State, Action>, into tally: inout Tally)
+  /// How the run ends, from the store's last state and reason, the tally, and whether the
+  /// deadline ended it.
+  func end(_ outcome: FlowOutcome<State, Tally>, output: EventOutput) -> FlowEnd
+}
+
+/// What a key press does in a flow.
+package struct KeyMap<Action: Sendable>: Sendable {
+  /// The one line shown when the terminal starts reading keys.
+  package let legend: String
+  package let map: @Sendable (Key) -> KeyResult<Action>
+
+  package init(legend: String, map: @escaping @Sendable (Key) -> KeyResult<Action>) {
+    self.legend = legend
+    self.map = map
+  }
+}
+
+/// How a run of a ``RunnableFlow`` went, for its ``RunnableFlow/end(_:output:)``.
+package struct FlowOutcome<State: Sendable, Tally: Sendable>: Sendable {
+  /// The store's last state.
+  package let state: State
+  /// Why the store stopped: `cancelled` also when the deadline ended it.
+  package let reason: StoreStopReason
+  package let tally: Tally
+  /// Whether the flow's ``RunnableFlow/deadline`` ended the run.
+  package let deadlineReached: Bool
+}
+
+extension RunnableFlow {
+  package var initialActions: [Action] { [] }
+  package var cancelAction: Action? { nil }
+  package var keys: KeyMap<Action>? { nil }
+  package var deadline: Duration? { nil }
+}
+
+extension RunnableFlow where Tally == Void {
+  package var initialTally: Void { () }
+  package func count(_ event: StoreEvent<State, Action>, into tally: inout Void) {}
+}
+
+/// Runs any ``RunnableFlow``: the one place where a flow's input is assembled and its store run.
+package enum FlowRunner {
+  /// Runs `flow` to its end. Actions come from its initial actions, then `lines` (each rejected
+  /// line reported), else keys at a terminal when `readKeys` and the flow has a key map.
+  package static func run<Flow: RunnableFlow>(
+    _ flow: Flow, lines: RawLines?, readKeys: Bool, context: RunContext
+  ) async -> FlowEnd {
+    let input = Self.input(flow, lines: lines, readKeys: readKeys, context: context)
+    let store = Store(initialState: flow.initialState, reducer: flow.reduce)
+    let inputs = Prepended(flow.initialActions, then: input)
+    let renderer = flow.renderer(output: context.output)
+    typealias Child = RunChild<Flow.State, Flow.Tally>
+    let (result, tally, deadlineReached) = await withTaskGroup(of: Child.self) { group in
+      group.addTask {
+        var tally = flow.initialTally
+        let result = await context.run(store, inputs: inputs, onCancel: flow.cancelAction) {
+          event in
+          flow.count(event, into: &tally)
+          renderer.render(event)
+        }
+        return .store(result, tally)
+      }
+      if let deadline = flow.deadline {
+        group.addTask { [clock = context.clock] in
+          do {
+            try await clock.sleep(for: deadline)
+            return .deadline
+          } catch {
+            return .cancelled
+          }
+        }
+      }
+      // The first child to return ends the other: a deadline cancels the store, which applies
+      // the flow's cancel action as Ctrl-C would.
+      var stored: (StoreResult<Flow.State>, Flow.Tally)?
+      var deadlineReached = false
+      for await child in group {
+        switch child {
+        case .store(let result, let tally): stored = (result, tally)
+        case .deadline: deadlineReached = true
+        case .cancelled: break
+        }
+        group.cancelAll()
+      }
+      return (stored?.0, stored?.1 ?? flow.initialTally, deadlineReached)
+    }
+    let outcome = FlowOutcome(
+      state: result?.state ?? flow.initialState, reason: result?.reason ?? .cancelled,
+      tally: tally, deadlineReached: deadlineReached)
+    return flow.end(outcome, output: context.output)
+  }
+
+  /// What each child of a run's task group returns.
+  private enum RunChild<State: Sendable, Tally: Sendable>: Sendable {
+    case store(StoreResult<State>, Tally)
+    case deadline
+    case cancelled
+  }
+
+  private static func input<Flow: RunnableFlow>(
+    _ flow: Flow, lines: RawLines?, readKeys: Bool, context: RunContext
+  ) -> AnyInput<Flow.Action>? {
+    if let lines { return AnyInput(context.input(lines, parse: flow.action(line:))) }
+    guard readKeys, let keys = flow.keys else { return nil }
+    return context.terminal.keyActions(legend: keys.legend, map: keys.map).map { AnyInput($0) }
+  }
+}
