@@ -97,17 +97,26 @@ package enum ProfileCommand: Subcommand {
         fetch: options.source.fetcher(clock: context.clock), clock: context.clock,
         retries: options.retries, backoff: options.backoff)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-      return await runFlow(flow, lines: lines, context: context)
+      // Keys only with `-i`: the load ends by itself, so the run does not wait for keys otherwise.
+      return await FlowRunner.run(
+        flow, lines: lines, readKeys: context.mode.interactive, context: context)
     }
   }
+}
 
-  /// Where actions come from after the first load: input lines, keys at a terminal when asked
-  /// with `-i` (the load ends by itself, so it does not wait for keys otherwise), or nothing.
-  static func input(lines: RawLines?, context: RunContext) -> AnyInput<ProfileAction>? {
-    if let lines { return AnyInput(context.input(lines, parse: ProfileAction.parse)) }
-    guard context.mode.interactive else { return nil }
-    let keys = context.terminal.keyActions(legend: "keys: l load · r retry · q quit") {
-      key -> KeyResult<ProfileAction> in
+/// The profile screen as ``FlowRunner`` runs it: an initial `load`, then the input's actions or
+/// keys, until everything settled.
+extension ProfileFlow: RunnableFlow {
+  package var initialState: ProfileState { ProfileState() }
+  package var initialActions: [ProfileAction] { [.load] }
+  package var cancelAction: ProfileAction? { .interrupt }
+
+  package func action(line: String) -> Result<ProfileAction, InputError> {
+    ProfileAction.parse(line)
+  }
+
+  package var keys: KeyMap<ProfileAction>? {
+    KeyMap(legend: "keys: l load · r retry · q quit") { key in
       switch key {
       case .character("l"): .action(.load)
       case .character("r"): .action(.retry)
@@ -115,17 +124,13 @@ package enum ProfileCommand: Subcommand {
       default: .ignore
       }
     }
-    return keys.map { AnyInput($0) }
   }
 
-  /// Runs the flow: an initial `load`, then the input's actions, until everything settled.
-  package static func runFlow(
-    _ flow: ProfileFlow, lines: RawLines?, context: RunContext
-  ) async -> FlowEnd {
-    let renderer = StoreRenderer<ProfileState, ProfileAction>(
-      output: context.output,
+  package func renderer(output: EventOutput) -> StoreRenderer<ProfileState, ProfileAction> {
+    StoreRenderer(
+      output: output,
       transitionText: { action, from, to in
-        let arrow = "\(from.summary) → \(context.output.style.bold(to.summary))"
+        let arrow = "\(from.summary) → \(output.style.bold(to.summary))"
         switch action {
         case .cancel, .interrupt: return from == to ? nil : "\(arrow) (cancelled)"
         case .retry, .autoRetry: return "\(arrow) (retry)"
@@ -136,16 +141,14 @@ package enum ProfileCommand: Subcommand {
       effectText: { info, phase in
         phase == .started && info.label == "backoff" ? "waiting to retry" : nil
       })
-    let store = Store(initialState: ProfileState(), reducer: flow.reduce)
-    let inputs = Prepended([.load], then: input(lines: lines, context: context))
-    let result = await context.run(
-      store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
-    let state = result.state
+  }
+
+  package func end(_ outcome: FlowOutcome<ProfileState, Void>, output: EventOutput) -> FlowEnd {
+    let state = outcome.state
     var fields: [(String, JSONValue)] = [("state", state.snapshot)]
     if state.attempt > 0 { fields.append(("attempts", .int(state.attempt))) }
     if case .failed = state.load {
-      return FlowEnd(
-        status: .failed, fields: fields, summary: context.output.style.red(state.summary))
+      return FlowEnd(status: .failed, fields: fields, summary: output.style.red(state.summary))
     }
     return FlowEnd(status: .completed, fields: fields, summary: state.summary)
   }
