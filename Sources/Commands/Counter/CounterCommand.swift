@@ -121,65 +121,14 @@ package enum CounterCommand: Subcommand {
         policy: options.policy, workLabel: options.work.label,
         work: options.work.operation(clock: context.clock))
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-      return await runFlow(
-        flow, lines: lines, script: options.actions.isEmpty ? nil : options.script,
-        context: context)
-    }
-  }
-
-  /// Where actions come from: the arguments, or input lines; else keys at a terminal; else none.
-  static func input(
-    lines: RawLines?, script: [TimedAction<CounterAction>]?, context: RunContext
-  ) -> AnyInput<CounterAction>? {
-    if let script {
-      return AnyInput(
-        ScriptedInput(actions: script, clock: context.clock, elapsed: context.elapsed))
-    }
-    if let lines { return AnyInput(context.input(lines, parse: CounterAction.parse)) }
-    let legend = "keys: + increment · - decrement · d delayed increment · c cancel · q quit"
-    let keys = context.terminal.keyActions(legend: legend) { key -> KeyResult<CounterAction> in
-      switch key {
-      case .character("+"), .character("="): .action(.increment)
-      case .character("-"): .action(.decrement)
-      case .character("d"): .action(.delayedIncrement)
-      case .character("c"): .action(.cancel)
-      case .character("q"), .escape: .quit
-      default: .ignore
+      // Actions given as arguments take the place of input lines and keys.
+      let script = options.actions.isEmpty ? nil : options.script
+      let actions = script.map {
+        AnyInput(ScriptedInput(actions: $0, clock: context.clock, elapsed: context.elapsed))
       }
+      return await FlowRunner.run(
+        flow, lines: lines, actions: actions, readKeys: true, context: context)
     }
-    return keys.map { AnyInput($0) }
-  }
-
-  /// Runs the flow over its input until it is done and nothing is pending.
-  ///
-  /// - Returns: `completed` with the final state, or `failed` (exit status 1) with
-  ///   `failed_increments` when any delayed increment's work failed.
-  /// - Parameters:
-  ///   - lines: Input lines (`--input`), parsed as they come.
-  ///   - script: Actions parsed from the arguments; they take the place of `lines`.
-  package static func runFlow(
-    _ flow: CounterFlow, lines: RawLines?,
-    script: [TimedAction<CounterAction>]? = nil, context: RunContext
-  ) async -> FlowEnd {
-    let renderer = Self.renderer(for: flow, output: context.output)
-    let failures = Locked(0)
-    let store = Store(initialState: CounterState(), reducer: flow.reduce)
-    let inputs = Prepended([], then: input(lines: lines, script: script, context: context))
-    let result = await context.run(store, inputs: inputs, onCancel: .interrupt) { event in
-      if case .transition(.delayedIncrementFailed, _, _, _) = event {
-        failures.withLock { $0 += 1 }
-      }
-      renderer.render(event)
-    }
-    let state = result.state
-    let failed = failures.withLock { $0 }
-    guard failed > 0 else {
-      return FlowEnd(
-        status: .completed, fields: [("state", state.snapshot)], summary: state.summary)
-    }
-    return FlowEnd(
-      status: .failed, fields: [("failed_increments", .int(failed)), ("state", state.snapshot)],
-      summary: context.output.style.red(state.summary))
   }
 
   /// Text like TCA's `_printChanges` (the action, then the fields that changed; a failure adds
@@ -205,5 +154,54 @@ package enum CounterCommand: Subcommand {
         case .cancelled, .failed: return "\(label) \(phase.rawValue)"
         }
       })
+  }
+}
+
+/// The counter as ``FlowRunner`` runs it: its actions from the arguments, input lines or keys,
+/// until it is done and nothing is pending; `failed` (exit status 1) with `failed_increments`
+/// when any delayed increment's work failed.
+extension CounterFlow: RunnableFlow {
+  package var initialState: CounterState { CounterState() }
+  package var cancelAction: CounterAction? { .interrupt }
+
+  package func action(line: String) -> Result<CounterAction, InputError> {
+    CounterAction.parse(line)
+  }
+
+  package var keys: KeyMap<CounterAction>? {
+    let legend = "keys: + increment · - decrement · d delayed increment · c cancel · q quit"
+    return KeyMap(legend: legend) { key in
+      switch key {
+      case .character("+"), .character("="): .action(.increment)
+      case .character("-"): .action(.decrement)
+      case .character("d"): .action(.delayedIncrement)
+      case .character("c"): .action(.cancel)
+      case .character("q"), .escape: .quit
+      default: .ignore
+      }
+    }
+  }
+
+  package func renderer(output: EventOutput) -> StoreRenderer<CounterState, CounterAction> {
+    CounterCommand.renderer(for: self, output: output)
+  }
+
+  /// Failed delayed increments.
+  package var initialTally: Int { 0 }
+
+  package func count(_ event: StoreEvent<CounterState, CounterAction>, into failures: inout Int) {
+    if case .transition(.delayedIncrementFailed, _, _, _) = event { failures += 1 }
+  }
+
+  package func end(_ outcome: FlowOutcome<CounterState, Int>, output: EventOutput) -> FlowEnd {
+    let state = outcome.state
+    guard outcome.tally > 0 else {
+      return FlowEnd(
+        status: .completed, fields: [("state", state.snapshot)], summary: state.summary)
+    }
+    return FlowEnd(
+      status: .failed,
+      fields: [("failed_increments", .int(outcome.tally)), ("state", state.snapshot)],
+      summary: output.style.red(state.summary))
   }
 }

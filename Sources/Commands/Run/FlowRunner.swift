@@ -78,10 +78,15 @@ extension RunnableFlow where Tally == Void {
 package enum FlowRunner {
   /// Runs `flow` to its end. Actions come from its initial actions, then `lines` (each rejected
   /// line reported), else keys at a terminal when `readKeys` and the flow has a key map.
+  ///
+  /// - Parameter actions: Actions already parsed (the counter's arguments, with their times);
+  ///   they take the place of `lines` and keys.
   package static func run<Flow: RunnableFlow>(
-    _ flow: Flow, lines: RawLines?, readKeys: Bool, context: RunContext
+    _ flow: Flow, lines: RawLines?, actions: AnyInput<Flow.Action>? = nil, readKeys: Bool,
+    context: RunContext
   ) async -> FlowEnd {
-    let input = Self.input(flow, lines: lines, readKeys: readKeys, context: context)
+    let input =
+      actions ?? Self.input(flow, lines: lines, readKeys: readKeys, context: context)
     let store = Store(initialState: flow.initialState, reducer: flow.reduce)
     let inputs = Prepended(flow.initialActions, then: input)
     let renderer = flow.renderer(output: context.output)

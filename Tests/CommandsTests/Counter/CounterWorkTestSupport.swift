@@ -91,7 +91,8 @@ final class CounterHarness: Sendable {
   func run(_ flow: CounterFlow, lines: [String]) async -> FlowEnd {
     let context = context
     let task = clock.launch {
-      await CounterCommand.runFlow(flow, lines: LineSource.lines(lines), context: context)
+      await FlowRunner.run(
+        flow, lines: LineSource.lines(lines), readKeys: true, context: context)
     }
     clock.run(limit: 10_000)
     return await task.value
