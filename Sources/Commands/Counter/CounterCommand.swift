@@ -127,7 +127,7 @@ package enum CounterCommand: Subcommand {
         AnyInput(ScriptedInput(actions: $0, clock: context.clock, elapsed: context.elapsed))
       }
       return await FlowRunner.run(
-        flow, lines: lines, actions: actions, readKeys: true, context: context)
+        flow, lines: lines, actions: actions, keys: .unlessLines, context: context)
     }
   }
 
@@ -182,8 +182,8 @@ extension CounterFlow: RunnableFlow {
     }
   }
 
-  package func renderer(output: EventOutput) -> StoreRenderer<CounterState, CounterAction> {
-    CounterCommand.renderer(for: self, output: output)
+  package func renderer(context: RunContext) -> StoreRenderer<CounterState, CounterAction> {
+    CounterCommand.renderer(for: self, output: context.output)
   }
 
   /// Failed delayed increments.
@@ -193,7 +193,10 @@ extension CounterFlow: RunnableFlow {
     if case .transition(.delayedIncrementFailed, _, _, _) = event { failures += 1 }
   }
 
-  package func end(_ outcome: FlowOutcome<CounterState, Int>, output: EventOutput) -> FlowEnd {
+  package func end(
+    _ outcome: FlowOutcome<CounterState, Int>,
+    renderer: StoreRenderer<CounterState, CounterAction>, output: EventOutput
+  ) -> FlowEnd {
     let state = outcome.state
     guard outcome.tally > 0 else {
       return FlowEnd(

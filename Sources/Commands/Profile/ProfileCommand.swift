@@ -99,7 +99,8 @@ package enum ProfileCommand: Subcommand {
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       // Keys only with `-i`: the load ends by itself, so the run does not wait for keys otherwise.
       return await FlowRunner.run(
-        flow, lines: lines, readKeys: context.mode.interactive, context: context)
+        flow, lines: lines, keys: context.mode.interactive ? .unlessLines : .never,
+        context: context)
     }
   }
 }
@@ -126,8 +127,9 @@ extension ProfileFlow: RunnableFlow {
     }
   }
 
-  package func renderer(output: EventOutput) -> StoreRenderer<ProfileState, ProfileAction> {
-    StoreRenderer(
+  package func renderer(context: RunContext) -> StoreRenderer<ProfileState, ProfileAction> {
+    let output = context.output
+    return StoreRenderer(
       output: output,
       transitionText: { action, from, to in
         let arrow = "\(from.summary) → \(output.style.bold(to.summary))"
@@ -143,7 +145,10 @@ extension ProfileFlow: RunnableFlow {
       })
   }
 
-  package func end(_ outcome: FlowOutcome<ProfileState, Void>, output: EventOutput) -> FlowEnd {
+  package func end(
+    _ outcome: FlowOutcome<ProfileState, Void>,
+    renderer: StoreRenderer<ProfileState, ProfileAction>, output: EventOutput
+  ) -> FlowEnd {
     let state = outcome.state
     var fields: [(String, JSONValue)] = [("state", state.snapshot)]
     if state.attempt > 0 { fields.append(("attempts", .int(state.attempt))) }

@@ -11,6 +11,8 @@ package protocol RunnableFlow: Sendable {
   associatedtype Action: ReportableAction
   /// What the flow counts from its events as they happen, for its `end` (the timer's ticks).
   associatedtype Tally: Sendable = Void
+  /// What prints the flow's events.
+  associatedtype Renderer: FlowRendering<State, Action> = StoreRenderer<State, Action>
 
   /// The store's state before the first action.
   var initialState: State { get }
@@ -26,7 +28,7 @@ package protocol RunnableFlow: Sendable {
   /// The legend shown at a terminal and what each key does, when the flow reads keys.
   var keys: KeyMap<Action>? { get }
   /// How the flow's events print.
-  func renderer(output: EventOutput) -> StoreRenderer<State, Action>
+  func renderer(context: RunContext) -> Renderer
   /// Ends the run early when this much time has passed on the run's clock (`timer --duration`).
   var deadline: Duration? { get }
 
@@ -35,8 +37,28 @@ package protocol RunnableFlow: Sendable {
   /// Counts one event into `tally`.
   func count(_ event: StoreEvent<State, Action>, into tally: inout Tally)
   /// How the run ends, from the store's last state and reason, the tally, and whether the
-  /// deadline ended it.
-  func end(_ outcome: FlowOutcome<State, Tally>, output: EventOutput) -> FlowEnd
+  /// deadline ended it; `renderer` is the one that printed the run.
+  func end(_ outcome: FlowOutcome<State, Tally>, renderer: Renderer, output: EventOutput)
+    -> FlowEnd
+}
+
+/// Prints a flow's store events as they happen (``StoreRenderer``, or a flow's own).
+package protocol FlowRendering<State, Action>: Sendable {
+  associatedtype State: Sendable
+  associatedtype Action: Sendable
+  func render(_ event: StoreEvent<State, Action>)
+}
+
+extension StoreRenderer: FlowRendering {}
+
+/// When a run reads keys at a terminal.
+package enum KeyUse: Sendable {
+  /// Never.
+  case never
+  /// When there are no input lines.
+  case unlessLines
+  /// Keys first; the lines only if the terminal cannot give keys.
+  case first
 }
 
 /// What a key press does in a flow.
@@ -77,19 +99,18 @@ extension RunnableFlow where Tally == Void {
 /// Runs any ``RunnableFlow``: the one place where a flow's input is assembled and its store run.
 package enum FlowRunner {
   /// Runs `flow` to its end. Actions come from its initial actions, then `lines` (each rejected
-  /// line reported), else keys at a terminal when `readKeys` and the flow has a key map.
+  /// line reported) or keys at a terminal, as `keys` says, when the flow has a key map.
   ///
   /// - Parameter actions: Actions already parsed (the counter's arguments, with their times);
   ///   they take the place of `lines` and keys.
   package static func run<Flow: RunnableFlow>(
-    _ flow: Flow, lines: RawLines?, actions: AnyInput<Flow.Action>? = nil, readKeys: Bool,
+    _ flow: Flow, lines: RawLines?, actions: AnyInput<Flow.Action>? = nil, keys: KeyUse,
     context: RunContext
   ) async -> FlowEnd {
-    let input =
-      actions ?? Self.input(flow, lines: lines, readKeys: readKeys, context: context)
+    let input = actions ?? Self.input(flow, lines: lines, keys: keys, context: context)
     let store = Store(initialState: flow.initialState, reducer: flow.reduce)
     let inputs = Prepended(flow.initialActions, then: input)
-    let renderer = flow.renderer(output: context.output)
+    let renderer = flow.renderer(context: context)
     typealias Child = RunChild<Flow.State, Flow.Tally>
     let (result, tally, deadlineReached) = await withTaskGroup(of: Child.self) { group in
       group.addTask {
@@ -128,7 +149,7 @@ package enum FlowRunner {
     let outcome = FlowOutcome(
       state: result?.state ?? flow.initialState, reason: result?.reason ?? .cancelled,
       tally: tally, deadlineReached: deadlineReached)
-    return flow.end(outcome, output: context.output)
+    return flow.end(outcome, renderer: renderer, output: context.output)
   }
 
   /// What each child of a run's task group returns.
@@ -139,10 +160,18 @@ package enum FlowRunner {
   }
 
   private static func input<Flow: RunnableFlow>(
-    _ flow: Flow, lines: RawLines?, readKeys: Bool, context: RunContext
+    _ flow: Flow, lines: RawLines?, keys use: KeyUse, context: RunContext
   ) -> AnyInput<Flow.Action>? {
-    if let lines { return AnyInput(context.input(lines, parse: flow.action(line:))) }
-    guard readKeys, let keys = flow.keys else { return nil }
-    return context.terminal.keyActions(legend: keys.legend, map: keys.map).map { AnyInput($0) }
+    let parsed = lines.map { AnyInput(context.input($0, parse: flow.action(line:))) }
+    let keys = {
+      flow.keys.flatMap { keys in
+        context.terminal.keyActions(legend: keys.legend, map: keys.map).map { AnyInput($0) }
+      }
+    }
+    switch use {
+    case .never: return parsed
+    case .unlessLines: return parsed ?? keys()
+    case .first: return keys() ?? parsed
+    }
   }
 }

@@ -121,59 +121,11 @@ package enum SearchCommand: Subcommand {
       let flow = SearchFlow(
         fetch: options.source.fetcher(clock: context.clock), clock: context.clock,
         debounce: options.debounce, naive: options.naive)
-      if queries.source == .keys, let keys = liveTyping(context) {
-        return await runFlow(flow, inputs: AnyInput(keys), context: context)
-      }
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) } ?? queries.lines
-      return await runFlow(flow, lines: lines, context: context)
+      // Typed live when the queries come from the keys; the lines if the terminal cannot.
+      return await FlowRunner.run(
+        flow, lines: lines, keys: queries.source == .keys ? .first : .never, context: context)
     }
-  }
-
-  /// Runs the flow over the query lines until the last query settled and the input ended.
-  package static func runFlow(
-    _ flow: SearchFlow, lines: RawLines, context: RunContext
-  ) async -> FlowEnd {
-    await runFlow(
-      flow, inputs: AnyInput(context.input(lines, parse: SearchAction.parse)), context: context)
-  }
-
-  /// The search box typed live: each key edits the query and goes through the same debounce.
-  ///
-  /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
-  /// Esc — or `q` while the box is empty — quits.
-  static func liveTyping(_ context: RunContext) -> KeyActions<SearchAction>? {
-    let box = Locked("")
-    return context.terminal.keyActions(
-      legend: "type to search · backspace deletes · Esc (or q on an empty box) quits"
-    ) { key -> KeyResult<SearchAction> in
-      switch key {
-      case .escape: return .quit
-      case .character(let character):
-        return box.withLock { text in
-          if character == "q", text.isEmpty { return .quit }
-          text.append(character)
-          return .action(.queryChanged(text))
-        }
-      case .backspace:
-        return box.withLock { text in
-          guard !text.isEmpty else { return .ignore }
-          text.removeLast()
-          return .action(.queryChanged(text))
-        }
-      default: return .ignore
-      }
-    }
-  }
-
-  /// Runs the flow over `inputs` until the last query settled and the input ended.
-  static func runFlow(
-    _ flow: SearchFlow, inputs: AnyInput<SearchAction>, context: RunContext
-  ) async -> FlowEnd {
-    let renderer = SearchRenderer(output: context.output, elapsed: context.elapsed)
-    let store = Store(initialState: SearchState(), reducer: flow.reduce)
-    let result = await context.run(
-      store, inputs: inputs, onCancel: .interrupt, observe: renderer.render)
-    return end(result.state, renderer.counts, style: context.output.style)
   }
 
   /// The `end` event's fields and the last line people read.
@@ -195,3 +147,52 @@ package enum SearchCommand: Subcommand {
     return FlowEnd(status: .completed, fields: fields, summary: "\(summary)  [\(tally)]")
   }
 }
+
+/// The search box as ``FlowRunner`` runs it: queries from input lines or typed live, until the
+/// last query settled and the input ended.
+extension SearchFlow: RunnableFlow {
+  package var initialState: SearchState { SearchState() }
+  package var cancelAction: SearchAction? { .interrupt }
+
+  package func action(line: String) -> Result<SearchAction, InputError> {
+    SearchAction.parse(line)
+  }
+
+  /// The box typed live: each key edits the query and goes through the same debounce.
+  /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
+  /// Esc — or `q` while the box is empty — quits.
+  package var keys: KeyMap<SearchAction>? {
+    let box = Locked("")
+    return KeyMap(legend: "type to search · backspace deletes · Esc (or q on an empty box) quits") {
+      key in
+      switch key {
+      case .escape: return .quit
+      case .character(let character):
+        return box.withLock { text in
+          if character == "q", text.isEmpty { return .quit }
+          text.append(character)
+          return .action(.queryChanged(text))
+        }
+      case .backspace:
+        return box.withLock { text in
+          guard !text.isEmpty else { return .ignore }
+          text.removeLast()
+          return .action(.queryChanged(text))
+        }
+      default: return .ignore
+      }
+    }
+  }
+
+  package func renderer(context: RunContext) -> SearchRenderer {
+    SearchRenderer(output: context.output, elapsed: context.elapsed)
+  }
+
+  package func end(
+    _ outcome: FlowOutcome<SearchState, Void>, renderer: SearchRenderer, output: EventOutput
+  ) -> FlowEnd {
+    SearchCommand.end(outcome.state, renderer.counts, style: output.style)
+  }
+}
+
+extension SearchRenderer: FlowRendering {}

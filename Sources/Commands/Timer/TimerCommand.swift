@@ -80,7 +80,8 @@ package enum TimerCommand: Subcommand {
       let timer = TimerRun(flow: flow, paused: options.paused, duration: options.duration)
       let keys = TimerRun.wantsKeys(
         tickLimit: options.tickLimit, duration: options.duration, mode: context.mode)
-      return await FlowRunner.run(timer, lines: lines, readKeys: keys, context: context)
+      return await FlowRunner.run(
+        timer, lines: lines, keys: keys ? .unlessLines : .never, context: context)
     }
   }
 

@@ -96,11 +96,14 @@ package struct TimerRun: RunnableFlow {
     if case .transition(.tick(let tick), _, _, _) = event { stats.record(tick) }
   }
 
-  package func renderer(output: EventOutput) -> StoreRenderer<TimerState, TimerAction> {
-    makeRenderer(output: output)
+  package func renderer(context: RunContext) -> StoreRenderer<TimerState, TimerAction> {
+    makeRenderer(output: context.output)
   }
 
-  package func end(_ outcome: FlowOutcome<TimerState, Stats>, output: EventOutput) -> FlowEnd {
+  package func end(
+    _ outcome: FlowOutcome<TimerState, Stats>, renderer: StoreRenderer<TimerState, TimerAction>,
+    output: EventOutput
+  ) -> FlowEnd {
     let endedBy: EndedBy =
       switch outcome.reason {
       case .finished: .ticks

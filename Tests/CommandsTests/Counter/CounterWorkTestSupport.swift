@@ -92,7 +92,7 @@ final class CounterHarness: Sendable {
     let context = context
     let task = clock.launch {
       await FlowRunner.run(
-        flow, lines: LineSource.lines(lines), readKeys: true, context: context)
+        flow, lines: LineSource.lines(lines), keys: .unlessLines, context: context)
     }
     clock.run(limit: 10_000)
     return await task.value

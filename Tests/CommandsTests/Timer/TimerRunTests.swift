@@ -41,7 +41,8 @@ private final class TimerHarness: Sendable {
       let timer = TimerRun(flow: flow, paused: paused, duration: duration)
       let keys = TimerRun.wantsKeys(tickLimit: ticks, duration: duration, mode: context.mode)
       return await FlowRunner.run(
-        timer, lines: lines.map(LineSource.lines), readKeys: keys, context: context)
+        timer, lines: lines.map(LineSource.lines), keys: keys ? .unlessLines : .never,
+        context: context)
     }
     clock.run(limit: 10_000)
     return await task.value
