@@ -164,10 +164,6 @@ extension CounterFlow: RunnableFlow {
   package var initialState: CounterState { CounterState() }
   package var cancelAction: CounterAction? { .interrupt }
 
-  package func action(line: String) -> Result<CounterAction, InputError> {
-    CounterAction.parse(line)
-  }
-
   package var keys: KeyMap<CounterAction>? {
     let legend = "keys: + increment · - decrement · d delayed increment · c cancel · q quit"
     return KeyMap(legend: legend) { key in
@@ -208,3 +204,5 @@ extension CounterFlow: RunnableFlow {
       summary: output.style.red(state.summary))
   }
 }
+
+extension CounterAction: LineParsable {}

@@ -112,10 +112,6 @@ extension ProfileFlow: RunnableFlow {
   package var initialActions: [ProfileAction] { [.load] }
   package var cancelAction: ProfileAction? { .interrupt }
 
-  package func action(line: String) -> Result<ProfileAction, InputError> {
-    ProfileAction.parse(line)
-  }
-
   package var keys: KeyMap<ProfileAction>? {
     KeyMap(legend: "keys: l load · r retry · q quit") { key in
       switch key {
@@ -158,3 +154,5 @@ extension ProfileFlow: RunnableFlow {
     return FlowEnd(status: .completed, fields: fields, summary: state.summary)
   }
 }
+
+extension ProfileAction: LineParsable {}

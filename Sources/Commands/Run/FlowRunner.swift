@@ -91,6 +91,18 @@ extension RunnableFlow {
   package var deadline: Duration? { nil }
 }
 
+/// An action that an input line names: `parse` turns the line's text into the action or a
+/// message, and nothing more.
+package protocol LineParsable {
+  static func parse(_ line: String) -> Result<Self, InputError>
+}
+
+extension RunnableFlow where Action: LineParsable {
+  package func action(line: String) -> Result<Action, InputError> {
+    Action.parse(line)
+  }
+}
+
 extension RunnableFlow where Tally == Void {
   package var initialTally: Void { () }
   package func count(_ event: StoreEvent<State, Action>, into tally: inout Void) {}

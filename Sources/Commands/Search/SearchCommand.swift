@@ -154,10 +154,6 @@ extension SearchFlow: RunnableFlow {
   package var initialState: SearchState { SearchState() }
   package var cancelAction: SearchAction? { .interrupt }
 
-  package func action(line: String) -> Result<SearchAction, InputError> {
-    SearchAction.parse(line)
-  }
-
   /// The box typed live: each key edits the query and goes through the same debounce.
   /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
   /// Esc — or `q` while the box is empty — quits.
@@ -196,3 +192,5 @@ extension SearchFlow: RunnableFlow {
 }
 
 extension SearchRenderer: FlowRendering {}
+
+extension SearchAction: LineParsable {}

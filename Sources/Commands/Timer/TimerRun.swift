@@ -66,10 +66,6 @@ package struct TimerRun: RunnableFlow {
   package var initialActions: [TimerAction] { paused ? [] : [.start] }
   package var cancelAction: TimerAction? { .stop }
 
-  package func action(line: String) -> Result<TimerAction, InputError> {
-    TimerAction.parse(line)
-  }
-
   package var keys: KeyMap<TimerAction>? {
     KeyMap(legend: "keys: space toggle · s start · p stop · r reset · q quit") { key in
       switch key {
@@ -155,3 +151,5 @@ package struct TimerRun: RunnableFlow {
     return FlowEnd(status: .completed, fields: fields, summary: summary)
   }
 }
+
+extension TimerAction: LineParsable {}
