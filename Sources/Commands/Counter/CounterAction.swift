@@ -57,7 +57,7 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
 
   /// Parses one action word: `+`/`inc`/`increment`, `-`/`dec`/`decrement`, `d`/`delayed`,
   /// `c`/`cancel`.
-  package static func parse(_ text: String) -> Result<CounterAction, InputError> {
+  package static func parse(_ text: String) -> Result<CounterAction, LineProblem> {
     let word = text.lowercased()
     if let match = spellings.first(where: { $0.words.contains(word) }) {
       return .success(match.action)
@@ -71,6 +71,6 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
       ? "'\(text)' is sent by loadctl itself, not by input"
       : "unknown action '\(text)'"
     return .failure(
-      InputError(line: 0, message: "\(hint) (expected +, -, d or cancel; or inc, dec, delayed)"))
+      LineProblem("\(hint) (expected +, -, d or cancel; or inc, dec, delayed)"))
   }
 }

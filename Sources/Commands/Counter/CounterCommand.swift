@@ -123,9 +123,7 @@ package enum CounterCommand: Subcommand {
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       // Actions given as arguments take the place of input lines and keys.
       let script = options.actions.isEmpty ? nil : options.script
-      let actions = script.map {
-        AnyInput(ScriptedInput(actions: $0, clock: context.clock, elapsed: context.elapsed))
-      }
+      let actions = script.map { AnyInput(TimedActions($0, clock: context.lineClock)) }
       return await FlowRunner.run(
         flow, lines: lines, actions: actions, keys: .unlessLines, context: context)
     }
@@ -190,7 +188,7 @@ extension CounterFlow: RunnableFlow {
   }
 
   package func end(
-    _ outcome: FlowOutcome<CounterState, Int>,
+    _ outcome: FlowOutcome<Self>,
     renderer: StoreRenderer<CounterState, CounterAction>, output: EventOutput
   ) -> FlowEnd {
     let state = outcome.state

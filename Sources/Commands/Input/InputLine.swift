@@ -45,6 +45,16 @@ package struct InputLine: Sendable, Equatable {
   }
 }
 
+/// Why a flow's parser refused a line's text: only the message; the pipeline that read the line
+/// (``TimedLineReader``) numbers it.
+package struct LineProblem: Error, Sendable, Equatable {
+  package let message: String
+
+  package init(_ message: String) {
+    self.message = message
+  }
+}
+
 /// A rejected input line: its number and why.
 package struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
   package let line: Int

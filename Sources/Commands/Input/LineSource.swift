@@ -119,15 +119,23 @@ package struct LineSplitter: Sendable {
       pending.removeAll(keepingCapacity: true)
       overlong = false
     }
-    if overlong {
-      return RawLine(
-        number: number, text: nil,
-        problem: "line longer than \(LineSource.maxLineLength) bytes")
-    }
-    if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
-    guard let text = String(validating: pending, as: UTF8.self) else {
+    return overlong ? Self.overlong(number: number) : Self.line(pending, number: number)
+  }
+
+  /// A line's bytes (without its newline) as an input line: without a final `\r`, rejected
+  /// when longer than ``LineSource/maxLineLength`` or not UTF-8.
+  package static func line(_ bytes: [UInt8], number: Int) -> RawLine {
+    guard bytes.count <= LineSource.maxLineLength else { return overlong(number: number) }
+    let text = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes[...]
+    guard let text = String(validating: text, as: UTF8.self) else {
       return RawLine(number: number, text: nil, problem: "not valid UTF-8")
     }
     return RawLine(number: number, text: text, problem: nil)
+  }
+
+  /// The rejected line `number`, longer than ``LineSource/maxLineLength``.
+  package static func overlong(number: Int) -> RawLine {
+    RawLine(
+      number: number, text: nil, problem: "line longer than \(LineSource.maxLineLength) bytes")
   }
 }

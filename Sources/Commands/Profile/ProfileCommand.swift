@@ -142,7 +142,7 @@ extension ProfileFlow: RunnableFlow {
   }
 
   package func end(
-    _ outcome: FlowOutcome<ProfileState, Void>,
+    _ outcome: FlowOutcome<Self>,
     renderer: StoreRenderer<ProfileState, ProfileAction>, output: EventOutput
   ) -> FlowEnd {
     let state = outcome.state

@@ -75,7 +75,7 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
   }
 
   /// Parses an `--input` line: `load`, `retry`, `cancel`, `quit`.
-  package static func parse(_ text: String) -> Result<ProfileAction, InputError> {
+  package static func parse(_ text: String) -> Result<ProfileAction, LineProblem> {
     switch text.lowercased() {
     case "load", "l": .success(.load)
     case "retry", "r": .success(.retry)
@@ -83,8 +83,7 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
     case "quit", "q": .success(.quit)
     default:
       .failure(
-        InputError(
-          line: 0, message: "unknown action '\(text)' (expected load, retry, cancel or quit)"))
+        LineProblem("unknown action '\(text)' (expected load, retry, cancel or quit)"))
     }
   }
 }

@@ -13,6 +13,8 @@ package protocol RunnableFlow: Sendable {
   associatedtype Tally: Sendable = Void
   /// What prints the flow's events.
   associatedtype Renderer: FlowRendering<State, Action> = StoreRenderer<State, Action>
+  /// What the flow's own feed reported once its producer stopped (the ticker's prices).
+  associatedtype FeedReport: Sendable = Void
 
   /// The store's state before the first action.
   var initialState: State { get }
@@ -24,13 +26,19 @@ package protocol RunnableFlow: Sendable {
   /// final transition; its effects are not run.
   var cancelAction: Action? { get }
   /// The action an input line asks for, or why the line is rejected.
-  func action(line: String) -> Result<Action, InputError>
+  func action(line: String) -> Result<Action, LineProblem>
   /// The legend shown at a terminal and what each key does, when the flow reads keys.
   var keys: KeyMap<Action>? { get }
   /// How the flow's events print.
   func renderer(context: RunContext) -> Renderer
   /// Ends the run early when this much time has passed on the run's clock (`timer --duration`).
   var deadline: Duration? { get }
+  /// Runs `body`, the store's run, with input the flow makes itself instead of lines and keys
+  /// (the ticker's price feed), whose producer runs beside it and is stopped once it returns.
+  /// - Returns: What `body` returned, and what the feed reported once its producer had stopped.
+  func withFeed<Result: Sendable>(
+    context: RunContext, _ body: (AnyInput<Action>?) async -> Result
+  ) async -> (Result, FeedReport)
 
   /// The tally before the first event.
   var initialTally: Tally { get }
@@ -38,8 +46,7 @@ package protocol RunnableFlow: Sendable {
   func count(_ event: StoreEvent<State, Action>, into tally: inout Tally)
   /// How the run ends, from the store's last state and reason, the tally, and whether the
   /// deadline ended it; `renderer` is the one that printed the run.
-  func end(_ outcome: FlowOutcome<State, Tally>, renderer: Renderer, output: EventOutput)
-    -> FlowEnd
+  func end(_ outcome: FlowOutcome<Self>, renderer: Renderer, output: EventOutput) -> FlowEnd
 }
 
 /// Prints a flow's store events as they happen (``StoreRenderer``, or a flow's own).
@@ -73,13 +80,15 @@ package struct KeyMap<Action: Sendable>: Sendable {
   }
 }
 
-/// How a run of a ``RunnableFlow`` went, for its ``RunnableFlow/end(_:output:)``.
-package struct FlowOutcome<State: Sendable, Tally: Sendable>: Sendable {
+/// How a run of a ``RunnableFlow`` went, for its ``RunnableFlow/end(_:renderer:output:)``.
+package struct FlowOutcome<Flow: RunnableFlow>: Sendable {
   /// The store's last state.
-  package let state: State
+  package let state: Flow.State
   /// Why the store stopped: `cancelled` also when the deadline ended it.
   package let reason: StoreStopReason
-  package let tally: Tally
+  package let tally: Flow.Tally
+  /// What the flow's own feed reported (see ``RunnableFlow/withFeed(context:_:)``).
+  package let feed: Flow.FeedReport
   /// Whether the flow's ``RunnableFlow/deadline`` ended the run.
   package let deadlineReached: Bool
 }
@@ -94,12 +103,20 @@ extension RunnableFlow {
 /// An action that an input line names: `parse` turns the line's text into the action or a
 /// message, and nothing more.
 package protocol LineParsable {
-  static func parse(_ line: String) -> Result<Self, InputError>
+  static func parse(_ line: String) -> Result<Self, LineProblem>
 }
 
 extension RunnableFlow where Action: LineParsable {
-  package func action(line: String) -> Result<Action, InputError> {
+  package func action(line: String) -> Result<Action, LineProblem> {
     Action.parse(line)
+  }
+}
+
+extension RunnableFlow where FeedReport == Void {
+  package func withFeed<Result: Sendable>(
+    context: RunContext, _ body: (AnyInput<Action>?) async -> Result
+  ) async -> (Result, Void) {
+    (await body(nil), ())
   }
 }
 
@@ -119,12 +136,28 @@ package enum FlowRunner {
     _ flow: Flow, lines: RawLines?, actions: AnyInput<Flow.Action>? = nil, keys: KeyUse,
     context: RunContext
   ) async -> FlowEnd {
-    let input = actions ?? Self.input(flow, lines: lines, keys: keys, context: context)
+    let renderer = flow.renderer(context: context)
+    let ((result, tally, deadlineReached), feed) = await flow.withFeed(context: context) {
+      feed in
+      let input = feed ?? actions ?? Self.input(flow, lines: lines, keys: keys, context: context)
+      return await Self.runStore(flow, input: input, renderer: renderer, context: context)
+    }
+    let outcome = FlowOutcome<Flow>(
+      state: result?.state ?? flow.initialState, reason: result?.reason ?? .cancelled,
+      tally: tally, feed: feed, deadlineReached: deadlineReached)
+    return flow.end(outcome, renderer: renderer, output: context.output)
+  }
+
+  /// Runs the flow's store over `input` beside its deadline, if it has one.
+  /// - Returns: The store's result (`nil` if it never returned one), the tally, and whether the
+  ///   deadline ended the run.
+  private static func runStore<Flow: RunnableFlow>(
+    _ flow: Flow, input: AnyInput<Flow.Action>?, renderer: Flow.Renderer, context: RunContext
+  ) async -> (StoreResult<Flow.State>?, Flow.Tally, Bool) {
     let store = Store(initialState: flow.initialState, reducer: flow.reduce)
     let inputs = Prepended(flow.initialActions, then: input)
-    let renderer = flow.renderer(context: context)
     typealias Child = RunChild<Flow.State, Flow.Tally>
-    let (result, tally, deadlineReached) = await withTaskGroup(of: Child.self) { group in
+    return await withTaskGroup(of: Child.self) { group in
       group.addTask {
         var tally = flow.initialTally
         let result = await context.run(store, inputs: inputs, onCancel: flow.cancelAction) {
@@ -158,10 +191,6 @@ package enum FlowRunner {
       }
       return (stored?.0, stored?.1 ?? flow.initialTally, deadlineReached)
     }
-    let outcome = FlowOutcome(
-      state: result?.state ?? flow.initialState, reason: result?.reason ?? .cancelled,
-      tally: tally, deadlineReached: deadlineReached)
-    return flow.end(outcome, renderer: renderer, output: context.output)
   }
 
   /// What each child of a run's task group returns.

@@ -65,12 +65,14 @@ package struct RunContext: Sendable {
     errors.flush()
   }
 
-  /// The actions of `lines`, each parsed with `parse` and released on time.
-  package func input<Action: Sendable>(
-    _ lines: RawLines, parse: @escaping @Sendable (String) -> Result<Action, InputError>
-  ) -> ScriptedInput<Action> {
-    ScriptedInput(
-      lines: lines, clock: clock, elapsed: elapsed, parse: parse, reject: { self.reject($0) })
+  /// When this run's input lines apply: the run's clock and time since its start.
+  package var lineClock: LineClock { LineClock(clock: clock, elapsed: elapsed) }
+
+  /// The values of `lines`, each parsed with `parse` and released on time, bad lines reported.
+  package func input<Value: Sendable>(
+    _ lines: RawLines, parse: @escaping @Sendable (String) -> Result<Value, LineProblem>
+  ) -> TimedLines<Value> {
+    TimedLines(lines: lines, clock: lineClock, parse: parse, reject: { self.reject($0) })
   }
 }
 

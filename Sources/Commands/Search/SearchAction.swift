@@ -55,16 +55,16 @@ package enum SearchAction: Sendable, Equatable, ReportableAction {
   /// A body is taken as it is, except that one starting with `"` is read as a JSON string, so a
   /// script can type what a plain line cannot hold: `""` (an empty box), leading or trailing
   /// spaces, a leading `#`, `+` or `@`.
-  package static func parse(_ body: String) -> Result<SearchAction, InputError> {
+  package static func parse(_ body: String) -> Result<SearchAction, LineProblem> {
     guard body.hasPrefix("\"") else { return .success(.queryChanged(body)) }
     do throws(JSONParser.Failure) {
       guard case .string(let text) = try JSONParser.parse(body) else {
-        return .failure(InputError(line: 0, message: "a quoted query must be one JSON string"))
+        return .failure(LineProblem("a quoted query must be one JSON string"))
       }
       return .success(.queryChanged(text))
     } catch {
       return .failure(
-        InputError(line: 0, message: "invalid quoted query \(body) (\(error.reason))"))
+        LineProblem("invalid quoted query \(body) (\(error.reason))"))
     }
   }
 

@@ -185,7 +185,7 @@ extension SearchFlow: RunnableFlow {
   }
 
   package func end(
-    _ outcome: FlowOutcome<SearchState, Void>, renderer: SearchRenderer, output: EventOutput
+    _ outcome: FlowOutcome<Self>, renderer: SearchRenderer, output: EventOutput
   ) -> FlowEnd {
     SearchCommand.end(outcome.state, renderer.counts, style: output.style)
   }

@@ -2,7 +2,7 @@ import LoadctlCore
 
 /// Where `search` gets its queries: the positional argument, simulated typing, or an input file.
 ///
-/// All three become input lines in the shared `--input` grammar, so one path (``ScriptedInput``,
+/// All three become input lines in the shared `--input` grammar, so one path (``TimedLines``,
 /// waiting on the run's clock) applies them: `--type swift` is the script `@0s s`,
 /// `@0.12s sw`, `@0.24s swi`, … with absolute offsets, so keystrokes never drift.
 struct SearchQueries: Sendable {

@@ -26,23 +26,18 @@ import LoadctlCore
 package struct ExecPriceLines: LivePriceSource {
   /// The command, with its teardown grace.
   package let subprocess: Subprocess
-  private let clock: any Clock<Duration>
-  private let elapsed: @Sendable () -> Duration
+  private let clock: LineClock
   private let reject: @Sendable (InputError) -> Void
 
   /// - Parameters:
   ///   - subprocess: The command, e.g. `ExternalCommand.shell(cmd, killAfter:)`.
-  ///   - clock: The run's clock; `+DURATION`/`@DURATION` prefixes wait on it.
-  ///   - elapsed: Time since the run started, for `@DURATION`.
+  ///   - clock: When a line with a time prefix applies (the run's clock).
   ///   - reject: Reports a bad line (its number counts the command's stdout lines from 1).
   package init(
-    subprocess: Subprocess, clock: any Clock<Duration>,
-    elapsed: @escaping @Sendable () -> Duration,
-    reject: @escaping @Sendable (InputError) -> Void
+    subprocess: Subprocess, clock: LineClock, reject: @escaping @Sendable (InputError) -> Void
   ) {
     self.subprocess = subprocess
     self.clock = clock
-    self.elapsed = elapsed
     self.reject = reject
   }
 
@@ -52,13 +47,19 @@ package struct ExecPriceLines: LivePriceSource {
     do {
       run = try await subprocess.withLines { lines in
         child = lines.child
-        return await forward(&lines, into: sink)
+        var prices = TimedLineReader(
+          lines: CommandLines(lines), clock: clock, parse: PriceLine.parse, reject: reject)
+        while let price = await prices.next() {
+          guard await sink.yield(price) else { return false }
+        }
+        return true
       }
     } catch let error as SubprocessError {
       return error == .cancelled ? .stopped : .failed(error.description)
     } catch {
       return .stopped
     }
+    // Cancelled while a line waited for its time, or the consumer went away.
     guard run.result, !Task.isCancelled else { return .stopped }
     switch run.termination {
     case .exited(0): return .sourceFinished
@@ -67,53 +68,29 @@ package struct ExecPriceLines: LivePriceSource {
       return .failed(ExternalCommand.failure("command", run.termination, run.stderrTail))
     }
   }
+}
 
-  /// Reads lines until stdout ends, yielding their prices.
-  /// - Returns: `false` when the feed was stopped first (the sink refused a value, or the task
-  ///   was cancelled while a line waited for its time).
-  private func forward(_ lines: inout Subprocess.LineIterator, into sink: LivePriceSink) async
-    -> Bool
-  {
-    var splitter = LineSplitter()
-    let newline: [UInt8] = [UInt8(ascii: "\n")]
-    while let bytes = await lines.next() {
-      // A piece of a line longer than the iterator's limit: the splitter joins it to the rest
-      // (and rejects the whole as too long), so numbering counts the command's real lines.
-      let isPiece = bytes.count == Subprocess.LineIterator.maxLine
-      for raw in splitter.feed(isPiece ? bytes[...] : (bytes + newline)[...]) {
-        guard await forward(raw, into: sink) else { return false }
-      }
-    }
-    for raw in splitter.finish() {
-      guard await forward(raw, into: sink) else { return false }
-    }
-    return true
+/// A command's stdout lines as input lines: numbered from 1 and checked as every input line is
+/// (``LineSplitter/line(_:number:)``).
+///
+/// A line longer than ``Subprocess/LineIterator/maxLine`` arrives in pieces of exactly that
+/// size; they are taken as the one line they are, which is too long.
+struct CommandLines: AsyncIteratorProtocol {
+  private var lines: Subprocess.LineIterator
+  private var number = 0
+
+  init(_ lines: Subprocess.LineIterator) {
+    self.lines = lines
   }
 
-  /// Parses one line, waits for its time, and yields its price or reports it.
-  /// - Returns: `false` when the feed was stopped.
-  private func forward(_ raw: RawLine, into sink: LivePriceSink) async -> Bool {
-    guard let text = raw.text else {
-      reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
-      return true
+  mutating func next() async -> RawLine? {
+    guard var bytes = await lines.next() else { return nil }
+    number += 1
+    var pieces = false
+    while bytes.count == Subprocess.LineIterator.maxLine, let rest = await lines.next() {
+      pieces = true
+      bytes = rest
     }
-    let line: InputLine
-    do throws(InputError) {
-      guard let parsed = try InputLine.parse(text, number: raw.number) else { return true }
-      line = parsed
-    } catch {
-      reject(error)
-      return true
-    }
-    guard await PriceLine.wait(for: line.timing, clock: clock, elapsed: elapsed) else {
-      return false
-    }
-    switch PriceLine.parse(line.body) {
-    case .success(let price):
-      return await sink.yield(price)
-    case .failure(let error):
-      reject(InputError(line: raw.number, message: error.message))
-      return true
-    }
+    return pieces ? LineSplitter.overlong(number: number) : LineSplitter.line(bytes, number: number)
   }
 }

@@ -19,7 +19,7 @@ package protocol LivePriceSource: Sendable {
 /// ``run(_:consume:)``'s task group, and the same `onTermination` is what stops it:
 ///
 /// ```
-/// run ─┬─ consume(&reader)                        the caller's loop, in the group's own task
+/// run ─┬─ consume(prices)                         the caller's reader, in the group's own task
 ///      ├─ source.produce(into: sink)              the producer
 ///      └─ watcher: await termination ─► group cancelled
 /// ```
@@ -45,10 +45,11 @@ package struct LivePriceFeed: Sendable {
   ///
   /// - Parameters:
   ///   - source: Produces the prices.
-  ///   - consume: Reads prices until it is done; when it returns, the producer is stopped.
+  ///   - consume: Reads prices (a reader it makes from ``LivePrices``, on any task) until it is
+  ///     done; when it returns, the producer is stopped.
   /// - Returns: What `consume` returned, and what the producer did.
   package func run<Consumed>(
-    _ source: some LivePriceSource, consume: (inout LivePriceReader) async -> Consumed
+    _ source: some LivePriceSource, consume: (LivePrices) async -> Consumed
   ) async -> (consumed: Consumed, report: PriceFeedReport) {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Double.self, bufferingPolicy: buffer.streamPolicy)
@@ -68,8 +69,7 @@ package struct LivePriceFeed: Sendable {
         await termination.wait()
         return nil
       }
-      var reader = LivePriceReader(stream: stream, counts: counts)
-      let consumed = await consume(&reader)
+      let consumed = await consume(LivePrices(stream: stream, counts: counts))
       continuation.finish()
       var end = PriceFeedEnd.stopped
       for await result in group {
@@ -118,15 +118,26 @@ package struct LivePriceSink: Sendable {
   package var produced: Int { counts.produced }
 }
 
-/// The consumer's end of a live feed: the stream's iterator, reading the counts as it goes.
+/// The consumer's end of a live feed, to be read on any task: one ``LivePriceReader`` at a time.
+package struct LivePrices: Sendable {
+  let stream: AsyncStream<Double>
+  let counts: LiveFeedCounts
+
+  package func makeReader() -> LivePriceReader {
+    LivePriceReader(iterator: stream.makeAsyncIterator(), counts: counts)
+  }
+}
+
+/// The stream's iterator, reading the counts as it goes.
 package struct LivePriceReader: PriceReader {
   private var iterator: AsyncStream<Double>.Iterator
   private let counts: LiveFeedCounts
-  package private(set) var mayWait = true
+  /// No value is in flight: the next ``next()`` waits for the producer.
+  private var mayWait = true
   package private(set) var dropped = 0
 
-  init(stream: AsyncStream<Double>, counts: LiveFeedCounts) {
-    self.iterator = stream.makeAsyncIterator()
+  init(iterator: AsyncStream<Double>.Iterator, counts: LiveFeedCounts) {
+    self.iterator = iterator
     self.counts = counts
   }
 
@@ -135,6 +146,10 @@ package struct LivePriceReader: PriceReader {
     mayWait = counts.received() == 0
     dropped = counts.dropped
     return price
+  }
+
+  package mutating func nextReady() async -> Double? {
+    mayWait ? nil : await next()
   }
 }
 

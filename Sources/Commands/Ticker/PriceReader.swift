@@ -1,16 +1,18 @@
-/// The consumer's side of a price feed: what ``TickerFlow`` iterates, whatever the source.
+/// The consumer's side of a price feed: what the ticker's input takes prices from, whatever the
+/// source.
 ///
 /// Two shapes implement it. A pull source (``PricePull``: the random feed at `--interval 0`, a
-/// regular file, any input on virtual time) makes or reads each price when the consumer asks
-/// for it. A live source (``LivePriceFeed``: the timer, a pipe, a terminal) produces on its own
-/// schedule into an `AsyncStream`, and its reader takes from the stream.
+/// regular file, any input on virtual time) makes or reads each price when it is asked for one.
+/// A live source (``LivePriceFeed``: the timer, a pipe, a terminal, a command) produces on its
+/// own schedule into an `AsyncStream`, and its reader takes from the stream.
 package protocol PriceReader {
-  /// The next price, or `nil` when the source has no more or the feed was stopped.
+  /// The next price, waiting for it (a clock, an input, a producer); `nil` when the source has
+  /// no more or the feed was stopped.
   mutating func next() async -> Double?
 
-  /// Whether the next ``next()`` may wait (for a clock, an input, a producer): the consumer
-  /// flushes its output before it, so every line reaches a pipe when it happens.
-  var mayWait: Bool { get }
+  /// The next price when it is already there: `nil` when taking it would wait, or when there is
+  /// none. The ticker takes what is there as one batch this way.
+  mutating func nextReady() async -> Double?
 
   /// Values the buffer policy had discarded when the last price was taken.
   var dropped: Int { get }
@@ -18,10 +20,7 @@ package protocol PriceReader {
 
 /// A source the consumer pulls from directly: no producer task and no buffer, so nothing is
 /// dropped and the consumer's pace is the source's.
-package protocol PricePull: PriceReader {
-  /// Prices made or read so far, including any read ahead of the consumer.
-  var produced: Int { get }
-}
+package protocol PricePull: PriceReader {}
 
 extension PricePull {
   package var dropped: Int { 0 }

@@ -6,18 +6,14 @@ import LoadctlCore
 /// shown, never dropped, and exactly as many as are shown (`--count 5` makes 5).
 package struct RandomPricePull: PricePull {
   private var prices: RandomPrices
-  package private(set) var produced = 0
 
   package init(prices: RandomPrices) {
     self.prices = prices
   }
 
-  package var mayWait: Bool { false }
+  package mutating func next() async -> Double? { prices.next() }
 
-  package mutating func next() async -> Double? {
-    produced += 1
-    return prices.next()
-  }
+  package mutating func nextReady() async -> Double? { prices.next() }
 }
 
 /// `--interval D`: the random prices on a drift-free ``ClockTimer``, the first after one

@@ -122,54 +122,45 @@ package enum TickerCommand: Subcommand {
     -> ProcessEnd
   {
     let input = try Loadctl.openInput(options.from, for: run, option: "--from")
-    let flow = TickerFlow(buffer: options.buffer, count: options.count)
     return try await CommandRuntime.run(run, options: options.startFields) { context in
-      if let random = options.random {
-        return await runRandom(flow, random, clock: context.clock, output: context.output)
-      }
-      if let exec = options.exec {
-        let source = ExecPriceLines(
+      let flow = TickerFlow(
+        buffer: options.buffer, count: options.count,
+        source: source(options, input: input, context: context))
+      return await FlowRunner.run(flow, lines: nil, keys: .never, context: context)
+    }
+  }
+
+  /// Where the prices come from: the random feed (pulled at `--interval 0`, else live on the
+  /// run's clock), `--exec`'s command, or `--from` lines (pulled from a regular file and on
+  /// virtual time, where the whole input is read first so its timing is exact; live from a pipe
+  /// or a terminal).
+  private static func source(
+    _ options: Options, input: (Int32, Bool)?, context: RunContext
+  ) -> TickerFlow.Source {
+    if let random = options.random {
+      let prices = random.prices
+      if random.interval == .zero { return .pull { RandomPricePull(prices: prices) } }
+      return .live(timedPrices(prices, interval: random.interval, clock: context.clock))
+    }
+    if let exec = options.exec {
+      return .live(
+        ExecPriceLines(
           subprocess: ExternalCommand.shell(exec.command, killAfter: exec.killAfter),
-          clock: context.clock, elapsed: context.elapsed, reject: { context.reject($0) })
-        return await flow.run(
-          live: source, output: context.output, reportFailure: { context.error($0) })
-      }
-      guard let (fd, owned) = input else { return FlowEnd(status: .completed) }
-      // On virtual time the whole input is read first (`context.lines`), so its timing is exact.
-      if context.isVirtual {
-        let lines = context.lines(fd: fd, closeWhenDone: owned).makeAsyncIterator()
-        return await flow.run(pulling: priceLines(lines, context), output: context.output)
-      }
-      if FileLines.isRegularFile(fd) {
-        let lines = FileLines(fd: fd, closeWhenDone: owned)
-        return await flow.run(pulling: priceLines(lines, context), output: context.output)
-      }
-      let lines = context.lines(fd: fd, closeWhenDone: owned)
-      let prices = context.input(lines, parse: PriceLine.parse)
-      return await flow.run(live: LivePriceLines(prices: prices), output: context.output)
+          clock: context.lineClock, reject: { context.reject($0) }))
     }
+    // Without a random feed or `--exec`, `--from` was given and opened.
+    let lines = input.map { context.lines(fd: $0.0, closeWhenDone: $0.1) } ?? LineSource.lines([])
+    if let (fd, _) = input, !context.isVirtual, !FileLines.isRegularFile(fd) {
+      return .live(LivePriceLines(prices: context.input(lines, parse: PriceLine.parse)))
+    }
+    return .pull { context.input(lines, parse: PriceLine.parse).makeAsyncIterator() }
   }
 
-  /// `--from` lines the consumer pulls: a regular file, or any input on virtual time.
-  private static func priceLines<Lines: AsyncIteratorProtocol<RawLine, Never>>(
-    _ lines: Lines, _ context: RunContext
-  ) -> PriceLines<Lines> {
-    PriceLines(
-      lines: lines, clock: context.clock, elapsed: context.elapsed,
-      reject: { context.reject($0) })
-  }
-
-  /// Runs the random feed: pulled at `--interval 0`, else live on the run's clock (opened from
-  /// `any Clock`).
-  private static func runRandom<C: Clock>(
-    _ flow: TickerFlow, _ settings: RandomSettings, clock: C, output: EventOutput
-  ) async -> FlowEnd where C.Duration == Duration {
-    if settings.interval == .zero {
-      return await flow.run(pulling: RandomPricePull(prices: settings.prices), output: output)
-    }
-    let source = TimedRandomPrices(
-      prices: settings.prices, interval: settings.interval, clock: clock)
-    return await flow.run(live: source, output: output)
+  /// The random feed on a drift-free timer of `clock` (opened from `any Clock`).
+  private static func timedPrices(
+    _ prices: RandomPrices, interval: Duration, clock: some Clock<Duration>
+  ) -> some LivePriceSource {
+    TimedRandomPrices(prices: prices, interval: interval, clock: clock)
   }
 
   /// `--exec`'s settings, or `nil` without it.

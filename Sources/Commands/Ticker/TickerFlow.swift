@@ -1,19 +1,16 @@
 import LoadctlCore
-import Synchronization
 
-/// The ticker flow: the SwiftUI `Ticker` view pattern, whose `for await` prints each price as it comes.
+/// The ticker flow: the SwiftUI `Ticker` view pattern, whose `for await` shows each price as it
+/// comes, run by ``FlowRunner`` like every flow.
 ///
-/// This is the consumer: a plain loop over a ``PriceReader`` that records each price in a
-/// ``TickerTally`` and prints a `tick` through ``EventOutput``. A pull source is iterated
-/// directly; a live source runs as the producer of a ``LivePriceFeed``. Ticks do not go through
-/// ``Store``: an action and a transition per price would cap the feed far below what the output
-/// can take. The loop runs in the runtime's task tree, never on the main actor.
-///
-/// Output is flushed when the loop is about to wait (``PriceReader/mayWait``), and otherwise by
-/// the writer once its buffer is full: at one tick per second every line reaches a pipe when it
-/// happens, at full speed there is no flush per line. When the loop ends the source is stopped,
-/// then `producer_stopped` is printed: nothing can be produced after it.
-package struct TickerFlow: Sendable {
+/// Its input is its own feed (``RunnableFlow/withFeed(context:_:)``): a pull source is read by
+/// the store's input task itself; a live source runs as the producer of a ``LivePriceFeed``
+/// beside the store, and is stopped, and has returned, before the run ends. Prices enter the
+/// store in batches of what the feed had ready (``TickerFeedInput``), and the reducer records
+/// each one in a ``TickerTally``; the renderer prints a `tick` per price. When `--count` ticks
+/// were shown the run finishes; when the run is cancelled nothing more is shown, even prices
+/// already taken. Then `producer_stopped` is printed: nothing can be produced after it.
+package struct TickerFlow: RunnableFlow {
   /// Why the consumer stopped, as `producer_stopped` reports it.
   package enum StopReason: String, Sendable, Equatable {
     /// `--count` ticks were shown.
@@ -26,62 +23,86 @@ package struct TickerFlow: Sendable {
     case sourceFailed = "source_failed"
   }
 
+  /// Where the prices come from.
+  package enum Source: Sendable {
+    /// A source the store's input task reads itself, made there.
+    case pull(@Sendable () -> any PricePull)
+    /// A source with a producer of its own, whose values a buffer holds for the consumer.
+    case live(any LivePriceSource)
+  }
+
   /// What a live feed does with values the consumer has not taken yet.
   package let buffer: TickerBuffer
   /// Stop after this many ticks; `nil` runs until the source ends or the run is cancelled.
   package let count: Int?
+  package let source: Source
 
-  package init(buffer: TickerBuffer, count: Int?) {
+  package init(buffer: TickerBuffer, count: Int?, source: Source) {
     self.buffer = buffer
     self.count = count
+    self.source = source
   }
 
-  /// Shows the prices of a pull source and prints everything on `output`.
-  package func run(pulling source: some PricePull, output: EventOutput) async -> FlowEnd {
-    var reader = source
-    let (end, tally) = await consume(&reader, output: output)
-    let report = PriceFeedReport(
-      sourceEnd: end == .streamEnded ? .sourceFinished : .stopped, produced: reader.produced,
-      dropped: 0)
-    return finish(end, tally, report, output: output)
-  }
+  package var initialState: TickerState { TickerState() }
 
-  /// Runs a live source through a ``LivePriceFeed`` and prints everything on `output`.
-  ///
-  /// - Parameter reportFailure: Told why the source failed, if it did and the consumer was still
-  ///   reading (right after `producer_stopped`): the command puts it on stderr.
-  /// - Returns: A failed end when the source failed before the consumer was done; a failure
-  ///   after `--count` was reached or the run was cancelled is not the feed's.
-  package func run(
-    live source: some LivePriceSource, output: EventOutput,
-    reportFailure: (String) -> Void = { _ in }
-  ) async -> FlowEnd {
-    let ((end, tally), report) = await LivePriceFeed(buffer: buffer).run(source) { reader in
-      await consume(&reader, output: output)
+  package func reduce(_ state: inout TickerState, _ action: TickerAction) -> Effect<TickerAction> {
+    switch action {
+    case .prices(let prices, let dropped):
+      state.dropped = dropped
+      state.ticks.removeAll(keepingCapacity: true)
+      for price in prices {
+        if let count, state.tally.count >= count { break }
+        state.ticks.append(state.tally.record(price))
+      }
+      return state.tally.count == count ? .finishRun : .none
     }
-    return finish(end, tally, report, output: output, reportFailure: reportFailure)
   }
 
-  /// How the consumer loop ended.
-  enum ConsumerEnd {
-    case countReached
-    case cancelled
-    case streamEnded
+  /// Lines never reach the ticker: its input is its feed.
+  package func action(line: String) -> Result<TickerAction, LineProblem> {
+    .failure(LineProblem("the ticker reads prices from its feed"))
   }
 
-  /// Prints `producer_stopped` (with the source's failure as `message`) and makes the `end`
-  /// event's summary.
-  private func finish(
-    _ end: ConsumerEnd, _ tally: TickerTally, _ report: PriceFeedReport, output: EventOutput,
-    reportFailure: (String) -> Void = { _ in }
+  package func withFeed<Result: Sendable>(
+    context: RunContext, _ body: (AnyInput<TickerAction>?) async -> Result
+  ) async -> (Result, PriceFeedReport) {
+    let taken = FeedTaken()
+    switch source {
+    case .pull(let make):
+      let input = TickerFeedInput(makeReader: { AnyPricePull(make()) }, count: count, taken: taken)
+      let result = await body(AnyInput(input))
+      let end: PriceFeedEnd = taken.readerEnded ? .sourceFinished : .stopped
+      return (result, PriceFeedReport(sourceEnd: end, produced: taken.value, dropped: 0))
+    case .live(let live):
+      let (result, report) = await LivePriceFeed(buffer: buffer).run(live) { prices in
+        let input = TickerFeedInput(
+          makeReader: { prices.makeReader() }, count: count, taken: taken)
+        return await body(AnyInput(input))
+      }
+      return (result, report)
+    }
+  }
+
+  package func renderer(context: RunContext) -> TickerRenderer {
+    TickerRenderer(output: context.output, buffer: buffer, reportFailure: { context.error($0) })
+  }
+
+  /// Prints `producer_stopped` (with the source's failure as `message`; the failure also goes
+  /// to stderr) and makes the `end` event's summary: a failed end when the source failed before
+  /// the consumer was done; a failure after `--count` was reached or the run was cancelled is
+  /// not the feed's.
+  package func end(
+    _ outcome: FlowOutcome<Self>, renderer: TickerRenderer, output: EventOutput
   ) -> FlowEnd {
+    let tally = outcome.state.tally
+    let report = outcome.feed
     var failure: String?
     let reason: StopReason
-    switch (end, report.sourceEnd) {
-    case (.countReached, _): reason = .consumerFinished
-    case (.cancelled, _), (.streamEnded, .stopped): reason = .cancelled
-    case (.streamEnded, .sourceFinished): reason = .sourceFinished
-    case (.streamEnded, .failed(let message)):
+    switch (outcome.reason, report.sourceEnd) {
+    case (.finished, _): reason = .consumerFinished
+    case (.cancelled, _), (.idle, .stopped): reason = .cancelled
+    case (.idle, .sourceFinished): reason = .sourceFinished
+    case (.idle, .failed(let message)):
       reason = .sourceFailed
       failure = message
     }
@@ -98,74 +119,21 @@ package struct TickerFlow: Sendable {
       text: "producer stopped (\(reason.rawValue.replacing("_", with: " "))): "
         + "\(report.produced) produced, \(report.dropped) dropped"
         + (unread > 0 ? ", \(unread) unread" : ""))
-    if let failure { reportFailure(failure) }
+    if let failure { renderer.reportFailure(failure) }
     return FlowEnd(
       status: failure == nil ? .completed : .failed,
       fields: [("summary", tally.summary(dropped: report.dropped))],
       summary: TickerFormat.summary(tally, dropped: report.dropped))
   }
-
-  /// Shows prices until `count`, the end of the source, or cancellation.
-  ///
-  /// Once the task is cancelled no more prices are shown, even those already buffered: one
-  /// cancellation handler around the loop sets a flag it checks for each price.
-  private func consume(
-    _ reader: inout some PriceReader, output: EventOutput
-  ) async -> (ConsumerEnd, TickerTally) {
-    let cancelled = CancellationFlag()
-    var tally = TickerTally()
-    var reportedDrops = 0
-    defer { output.flush() }
-    return await withTaskCancellationHandler {
-      while !cancelled.isSet, let price = await reader.next(), !cancelled.isSet {
-        let dropped = reader.dropped
-        if dropped != reportedDrops {
-          reportDrops(dropped - reportedDrops, total: dropped, output: output)
-          reportedDrops = dropped
-        }
-        let tick = tally.record(price)
-        output.emit(
-          "tick", Self.fields(tick), text: TickerFormat.tick(tick, style: output.style),
-          flush: false)
-        if tick.n == count { return (.countReached, tally) }
-        if reader.mayWait { output.flush() }
-        // A pulled source never suspends; the run's other tasks (the shutdown watcher above all)
-        // share one executor, so give them a turn now and then.
-        if tick.n % 256 == 0 { await Task.yield() }
-      }
-      return (cancelled.isSet || Task.isCancelled ? .cancelled : .streamEnded, tally)
-    } onCancel: {
-      cancelled.set()
-    }
-  }
-
-  /// A `tick` event's fields.
-  static func fields(_ tick: TickerTally.Tick) -> [(String, JSONValue)] {
-    [
-      ("n", .int(tick.n)), ("price", .double(tick.price)),
-      ("change", tick.change.map(JSONValue.double) ?? .null),
-    ]
-  }
-
-  private func reportDrops(_ count: Int, total: Int, output: EventOutput) {
-    output.emit(
-      "dropped",
-      [
-        ("count", .int(count)), ("total", .int(total)),
-        ("buffer", .string(buffer.description)),
-      ],
-      text: output.style.yellow(
-        "dropped \(count) value\(count == 1 ? "" : "s") (buffer \(buffer) full, \(total) in all)"
-      ),
-      flush: false)
-  }
 }
 
-/// Whether a task was cancelled, as a flag its loop can check for each value (an atomic load).
-final class CancellationFlag: Sendable {
-  private let value = Atomic<Bool>(false)
+/// A pull source of any type, opened once: the feed input's reader.
+struct AnyPricePull: PriceReader {
+  private var base: any PricePull
 
-  var isSet: Bool { value.load(ordering: .acquiring) }
+  init(_ base: any PricePull) { self.base = base }
 
-  func set() { value.store(true, ordering: .releasing) }
+  mutating func next() async -> Double? { await base.next() }
+  mutating func nextReady() async -> Double? { await base.nextReady() }
+  var dropped: Int { 0 }
 }

@@ -1,10 +1,9 @@
 import LoadctlCore
 
-/// The ticker's state: what the consumer has shown so far, and the summary printed at the end.
+/// What the ticker has shown so far, and the summary printed at the end.
 ///
-/// Ticks do not go through ``Store`` (an action and a transition per price would cap the feed's
-/// throughput far below what the output can take), so the ticker's whole state is this value and
-/// its one transition, ``record(_:)``: pure, and tested without any concurrency.
+/// Its one transition, ``record(_:)``, is pure and tested without any concurrency; the ticker's
+/// reducer applies it to each price of a batch.
 package struct TickerTally: Sendable, Equatable {
   /// One shown price.
   package struct Tick: Sendable, Equatable {

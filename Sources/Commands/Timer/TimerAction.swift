@@ -50,7 +50,7 @@ package enum TimerAction: Sendable, Equatable, ReportableAction {
   }
 
   /// Parses an `--input` line: `toggle`/`t`, `start`/`s`, `stop`/`p`, `reset`/`r`.
-  package static func parse(_ text: String) -> Result<TimerAction, InputError> {
+  package static func parse(_ text: String) -> Result<TimerAction, LineProblem> {
     switch text.lowercased() {
     case "toggle", "t": return .success(.toggle)
     case "start", "s": return .success(.start)
@@ -58,15 +58,12 @@ package enum TimerAction: Sendable, Equatable, ReportableAction {
     case "reset", "r": return .success(.reset)
     case "tick":
       return .failure(
-        InputError(
-          line: 0,
-          message:
-            "'tick' is sent by the timer, not by input (expected toggle, start, stop or reset)"
+        LineProblem(
+          "'tick' is sent by the timer, not by input (expected toggle, start, stop or reset)"
         ))
     default:
       return .failure(
-        InputError(
-          line: 0, message: "unknown action '\(text)' (expected toggle, start, stop or reset)"))
+        LineProblem("unknown action '\(text)' (expected toggle, start, stop or reset)"))
     }
   }
 }

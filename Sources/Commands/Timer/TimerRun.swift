@@ -97,7 +97,7 @@ package struct TimerRun: RunnableFlow {
   }
 
   package func end(
-    _ outcome: FlowOutcome<TimerState, Stats>, renderer: StoreRenderer<TimerState, TimerAction>,
+    _ outcome: FlowOutcome<Self>, renderer: StoreRenderer<TimerState, TimerAction>,
     output: EventOutput
   ) -> FlowEnd {
     let endedBy: EndedBy =

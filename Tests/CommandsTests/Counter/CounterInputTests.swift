@@ -25,7 +25,7 @@ import Testing
     ),
   ])
   func unknownWordsAreRejectedWithTheChoices(text: String, message: String) {
-    #expect(throws: InputError(line: 0, message: message)) { try CounterAction.parse(text).get() }
+    #expect(throws: LineProblem(message)) { try CounterAction.parse(text).get() }
   }
 
   @Test func aLonePlusIsAnActionNotATimingPrefix() throws {

@@ -13,7 +13,7 @@ private struct ScriptRun {
 }
 
 /// Runs `lines` as `loadctl counter` would, but on a test clock: input lines through
-/// `ScriptedInput` (timing prefixes included), the store until idle.
+/// `TimedLines` (timing prefixes included), the store until idle.
 private func run(_ lines: [String], policy: EffectPolicy, delay: Duration = .seconds(1)) async
   -> ScriptRun
 {
@@ -21,8 +21,8 @@ private func run(_ lines: [String], policy: EffectPolicy, delay: Duration = .sec
   let flow = CounterFlow(clock: clock, delay: delay, policy: policy)
   let trace = Mutex<[String]>([])
   let rejected = Mutex<[InputError]>([])
-  let inputs = ScriptedInput(
-    lines: LineSource.lines(lines), clock: clock, elapsed: { clock.now.offset },
+  let inputs = TimedLines(
+    lines: LineSource.lines(lines), clock: LineClock(clock: clock, elapsed: { clock.now.offset }),
     parse: CounterAction.parse, reject: { error in rejected.withLock { $0.append(error) } })
   let store = Store(initialState: CounterState(), reducer: flow.reduce)
   let task = clock.launch {

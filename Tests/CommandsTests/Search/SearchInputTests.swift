@@ -19,7 +19,7 @@ import Testing
     (#""a" b"#, #"invalid quoted query "a" b (unexpected content after JSON)"#),
   ])
   func aBadQuotedLineIsRejected(body: String, message: String) {
-    #expect(SearchAction.parse(body) == .failure(InputError(line: 0, message: message)))
+    #expect(SearchAction.parse(body) == .failure(LineProblem(message)))
   }
 
   @Test(arguments: ["swift", "", " sw", "sw ", "#1", "+x", "@y", "\"q\"", "a\tb", "ü"])
@@ -43,9 +43,9 @@ import Testing
   @Test func typedKeystrokesArriveOnTheClockWithoutDrift() async {
     let clock = VirtualClock()
     let seen = Mutex<[String]>([])
-    let input = ScriptedInput(
+    let input = TimedLines(
       lines: LineSource.lines(SearchQueries.script(typing: "swift", .milliseconds(50))),
-      clock: clock, elapsed: { clock.now.offset }, parse: SearchAction.parse,
+      clock: LineClock(clock: clock, elapsed: { clock.now.offset }), parse: SearchAction.parse,
       reject: { error in seen.withLock { $0.append("rejected \(error)") } })
     let task = clock.launch {
       for await action in input {

@@ -33,7 +33,8 @@ private func collect(_ source: (@escaping @Sendable (InputError) -> Void) -> Exe
 {
   let rejected = TickerRecorder<InputError>()
   let feed = LivePriceFeed(buffer: .unbounded)
-  let (prices, report) = await feed.run(source({ rejected.append($0) })) { reader in
+  let (prices, report) = await feed.run(source({ rejected.append($0) })) { live in
+    var reader = live.makeReader()
     var prices: [Double] = []
     while let price = await reader.next() { prices.append(price) }
     return prices
@@ -49,8 +50,8 @@ private func execSource(_ command: String) -> (@escaping @Sendable (InputError) 
     let clock = ContinuousClock()
     let start = clock.now
     return ExecPriceLines(
-      subprocess: ExternalCommand.shell(command, killAfter: .seconds(2)), clock: clock,
-      elapsed: { start.duration(to: clock.now) }, reject: reject)
+      subprocess: ExternalCommand.shell(command, killAfter: .seconds(2)),
+      clock: LineClock(clock: clock, elapsed: { start.duration(to: clock.now) }), reject: reject)
   }
 }
 
@@ -105,16 +106,12 @@ private func execSource(_ command: String) -> (@escaping @Sendable (InputError) 
   @Test func aFailedSourceEndsTheFeedAsFailed() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let reported = TickerRecorder<String>()
+    let errors = CapturedTickerOutput(clock: clock, json: false)
     let ends = TickerRecorder<FlowEnd>()
     let source = FailingPrices(values: [101, 102], message: "command failed (exit status 3): x")
+    let flow = TickerFlow(buffer: .default, count: nil, source: .live(source))
     _ = clock.launch {
-      let end = await TickerFlow(buffer: .default, count: nil).run(
-        live: source, output: capture.output,
-        reportFailure: { message in
-          reported.append("\(capture.lines.count) lines, then: \(message)")
-        })
-      ends.append(end)
+      ends.append(await runTicker(flow, capture: capture, clock: clock, errors: errors))
     }
     #expect(clock.run(limit: 1000))
     #expect(
@@ -122,7 +119,7 @@ private func execSource(_ command: String) -> (@escaping @Sendable (InputError) 
         "tick n=1 @0", "tick n=2 @0",
         "producer_stopped reason=source_failed produced=2 message=command failed (exit status 3): x @0",
       ])
-    #expect(reported.values == ["3 lines, then: command failed (exit status 3): x"])
+    #expect(errors.lines == ["Error: command failed (exit status 3): x"])
     #expect(try #require(ends.values.first).status == .failed)
   }
 
@@ -130,19 +127,18 @@ private func execSource(_ command: String) -> (@escaping @Sendable (InputError) 
   @Test func aFailureAfterTheCountIsNotReported() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let reported = TickerRecorder<String>()
+    let errors = CapturedTickerOutput(clock: clock, json: false)
     let ends = TickerRecorder<FlowEnd>()
     let source = FailingPrices(values: [101, 102], message: "late", waits: true)
+    let flow = TickerFlow(buffer: .default, count: 2, source: .live(source))
     _ = clock.launch {
-      let end = await TickerFlow(buffer: .default, count: 2).run(
-        live: source, output: capture.output, reportFailure: { reported.append($0) })
-      ends.append(end)
+      ends.append(await runTicker(flow, capture: capture, clock: clock, errors: errors))
     }
     #expect(clock.run(limit: 1000))
     #expect(
       capture.describe(["reason", "message"]).last == "producer_stopped reason=consumer_finished @0"
     )
-    #expect(reported.values == [])
+    #expect(errors.lines == [])
     #expect(try #require(ends.values.first).status == .completed)
   }
 }

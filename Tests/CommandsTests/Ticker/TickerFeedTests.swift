@@ -17,7 +17,8 @@ private func slowConsumer(
   let values = TickerRecorder<String>()
   let task = clock.launch {
     await LivePriceFeed(buffer: buffer).run(randomSource(clock: clock, interval: interval)) {
-      reader in
+      live in
+      var reader = live.makeReader()
       var taken = 0
       while let price = await reader.next() {
         values.append(seen(price, clock))
@@ -40,7 +41,8 @@ private func slowConsumer(
   @Test func theConsumerEndingStopsTheProducerAtOnce() {
     let clock = VirtualClock()
     let task = clock.launch {
-      await LivePriceFeed(buffer: .default).run(randomSource(clock: clock)) { reader in
+      await LivePriceFeed(buffer: .default).run(randomSource(clock: clock)) { live in
+        var reader = live.makeReader()
         var prices: [Double] = []
         while let price = await reader.next() {
           prices.append(price)
@@ -62,7 +64,8 @@ private func slowConsumer(
   @Test func cancellingTheConsumerStopsTheProducer() {
     let clock = VirtualClock()
     let task = clock.launch {
-      await LivePriceFeed(buffer: .default).run(randomSource(clock: clock)) { reader in
+      await LivePriceFeed(buffer: .default).run(randomSource(clock: clock)) { live in
+        var reader = live.makeReader()
         var count = 0
         while await reader.next() != nil { count += 1 }
         return count
@@ -96,7 +99,8 @@ private func slowConsumer(
   @Test func aSourceThatRunsDryEndsTheStreamAfterItsValues() {
     let clock = VirtualClock()
     let task = clock.launch {
-      await LivePriceFeed(buffer: .unbounded).run(FixedPrices(values: [1, 2, 3])) { reader in
+      await LivePriceFeed(buffer: .unbounded).run(FixedPrices(values: [1, 2, 3])) { live in
+        var reader = live.makeReader()
         var prices: [Double] = []
         while let price = await reader.next() { prices.append(price) }
         return prices
@@ -108,19 +112,22 @@ private func slowConsumer(
     #expect(report == PriceFeedReport(sourceEnd: .sourceFinished, produced: 3, dropped: 0))
   }
 
-  /// The reader knows when nothing is left in flight: the consumer flushes there.
-  @Test func theReaderSaysWhenItsNextReadWillWait() {
+  /// The reader knows what is already in the stream: after the first value, the two queued
+  /// behind it are ready, and then nothing is.
+  @Test func theReaderTakesOnlyWhatIsReady() {
     let clock = VirtualClock()
     let task = clock.launch {
-      await LivePriceFeed(buffer: .unbounded).run(FixedPrices(values: [1, 2, 3])) { reader in
-        var waits: [Bool] = []
-        while await reader.next() != nil { waits.append(reader.mayWait) }
-        return waits
+      await LivePriceFeed(buffer: .unbounded).run(FixedPrices(values: [1, 2, 3])) { live in
+        var reader = live.makeReader()
+        let first = await reader.next()
+        var ready: [Double?] = []
+        for _ in 0..<3 { ready.append(await reader.nextReady()) }
+        return [first] + ready
       }
     }
     clock.drain()
     // 1 went straight to the waiting consumer; 2 and 3 were queued behind it.
-    #expect(syncValue(task).consumed == [false, false, true])
+    #expect(syncValue(task).consumed == [1, 2, 3, nil])
   }
 
   // MARK: Live: a slow consumer (2.5 s per value) behind a 1 s feed
@@ -161,42 +168,41 @@ private func slowConsumer(
         values.append(seen(price, clock))
         try? await clock.sleep(for: .seconds(1))
       }
-      return (values, reader.produced, reader.dropped, reader.mayWait)
+      return (values, reader.dropped, await reader.nextReady())
     }
     #expect(clock.run())
-    let (values, produced, dropped, mayWait) = syncValue(task)
+    let (values, dropped, ready) = syncValue(task)
     #expect(
       values == expectedPrices(count: 10).enumerated().map { "\(TickerFormat.price($1))@\($0)" })
-    #expect(produced == 10)
     #expect(dropped == 0)
-    #expect(!mayWait)
+    #expect(ready == expectedPrices(count: 11).last)
   }
 
-  /// Lines read ahead up to the next wait: a bad line after a price is reported before that
-  /// price is shown, and a timed line is waited for only once the queue is empty.
-  @Test func priceLinesReadAheadUntilTheNextWait() {
+  /// Lines are ready up to the next wait: a timed line is held for `next()`, which waits for
+  /// it; a bad line is reported when it is read.
+  @Test func priceLinesAreReadyUntilTheNextWait() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let lines = LineSource.lines(["101.5", "+1s 102.25", "not-a-price", "+1s 99.75"])
     let task = clock.launch {
-      var reader = PriceLines(
-        lines: lines.makeAsyncIterator(), clock: clock, elapsed: { clock.now.offset },
+      var reader = TimedLineReader(
+        lines: lines.makeAsyncIterator(),
+        clock: LineClock(clock: clock, elapsed: { clock.now.offset }), parse: PriceLine.parse,
         reject: { capture.output.emit("input_rejected", [("line", .int($0.line))], text: nil) })
-      var waits: [Bool] = []
+      var taken: [String] = []
       while let price = await reader.next() {
         capture.output.emit("tick", [("price", .double(price))], text: nil)
-        waits.append(reader.mayWait)
+        taken.append("\(price) then \(await reader.nextReady().map { "\($0)" } ?? "a wait")")
       }
-      return (waits, reader.produced)
+      return taken
     }
     #expect(clock.run())
-    let (waits, produced) = syncValue(task)
+    #expect(
+      syncValue(task) == ["101.5 then a wait", "102.25 then a wait", "99.75 then a wait"])
     #expect(
       capture.describe(["price", "line"]) == [
-        "tick price=101.5 @0", "input_rejected line=3 @1000", "tick price=102.25 @1000",
+        "tick price=101.5 @0", "tick price=102.25 @1000", "input_rejected line=3 @1000",
         "tick price=99.75 @2000",
       ])
-    #expect(waits == [true, true, false])
-    #expect(produced == 3)
   }
 }

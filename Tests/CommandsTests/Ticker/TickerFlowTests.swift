@@ -22,11 +22,12 @@ private struct AnnouncingSource: LivePriceSource {
 
 /// Runs the flow over a live source on a test clock until nothing sleeps; returns its end.
 private func runToEnd(
-  _ flow: TickerFlow, _ source: some LivePriceSource, capture: CapturedTickerOutput,
+  _ settings: TickerFlow.Settings, _ source: some LivePriceSource, capture: CapturedTickerOutput,
   clock: VirtualClock
 ) -> FlowEnd? {
   let end = TickerRecorder<FlowEnd>()
-  _ = clock.launch { end.append(await flow.run(live: source, output: capture.output)) }
+  let flow = TickerFlow(buffer: settings.buffer, count: settings.count, source: .live(source))
+  _ = clock.launch { end.append(await runTicker(flow, capture: capture, clock: clock)) }
   #expect(clock.run(limit: 100_000))
   return end.values.first
 }
@@ -35,7 +36,7 @@ private func runToEnd(
   @Test func countedTicksThenProducerStoppedThenTheSummary() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(buffer: .default, count: 3)
+    let flow = TickerFlow.Settings(buffer: .default, count: 3)
     let end = try #require(
       runToEnd(flow, randomSource(clock: clock), capture: capture, clock: clock))
     #expect(
@@ -61,7 +62,7 @@ private func runToEnd(
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let source = AnnouncingSource(base: randomSource(clock: clock), output: capture.output)
-    let flow = TickerFlow(buffer: .default, count: 3)
+    let flow = TickerFlow.Settings(buffer: .default, count: 3)
     _ = runToEnd(flow, source, capture: capture, clock: clock)
     clock.advance(by: .seconds(3600))
     #expect(clock.pendingSleepCount == 0)
@@ -77,7 +78,7 @@ private func runToEnd(
   @Test func tenThousandVirtualTicksDoNotDrift() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(buffer: .default, count: 10_000)
+    let flow = TickerFlow.Settings(buffer: .default, count: 10_000)
     let source = randomSource(clock: clock, interval: .milliseconds(10))
     _ = runToEnd(flow, source, capture: capture, clock: clock)
     let ticks = capture.events.filter { $0["event"] == "tick" }
@@ -97,7 +98,8 @@ private func runToEnd(
     let arrivals = TickerRecorder<Duration>()
     let source = randomSource(clock: clock, interval: .milliseconds(10))
     let task = clock.launch {
-      await LivePriceFeed(buffer: .default).run(source) { reader in
+      await LivePriceFeed(buffer: .default).run(source) { prices in
+        var reader = prices.makeReader()
         var taken = 0
         while await reader.next() != nil {
           taken += 1
@@ -115,10 +117,8 @@ private func runToEnd(
   @Test func cancellingTheRunStopsTheProducerWithReasonCancelled() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(buffer: .default, count: nil)
-    let task = clock.launch {
-      await flow.run(live: randomSource(clock: clock), output: capture.output)
-    }
+    let flow = TickerFlow(buffer: .default, count: nil, source: .live(randomSource(clock: clock)))
+    let task = clock.launch { await runTicker(flow, capture: capture, clock: clock) }
     clock.advance(by: .milliseconds(2500))
     task.cancel()
     clock.drain()
@@ -129,18 +129,18 @@ private func runToEnd(
       ])
   }
 
-  /// A burst the consumer could not keep up with: 1 goes straight to the waiting consumer, then
-  /// 4 pushes 2 and 3 out of a one-value buffer, all before the consumer runs. Drops are
-  /// reported as counted when a value is taken, before its tick: "so far, 2 were lost".
+  /// A burst the consumer could not keep up with: 1 is taken alone, then 4 pushes 2 and 3 out
+  /// of a one-value buffer before the consumer takes again. Drops are reported as counted when
+  /// a value is taken, before its tick: "so far, 2 were lost".
   @Test func droppedValuesAreReportedBeforeTheNextTick() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(buffer: .newest(1), count: 2)
-    let source = FixedPrices(values: [1, 2, 3, 4], endsAfterwards: false)
+    let flow = TickerFlow.Settings(buffer: .newest(1), count: 2)
+    let source = FixedPrices(values: [1, 2, 3, 4], endsAfterwards: false, pauseAfterFirst: true)
     let end = try #require(runToEnd(flow, source, capture: capture, clock: clock))
     #expect(
       capture.describe(["n", "price", "count", "total", "buffer", "reason", "dropped"]) == [
-        "dropped count=2 total=2 buffer=newest:1 @0", "tick n=1 price=1 @0", "tick n=2 price=4 @0",
+        "tick n=1 price=1 @0", "dropped count=2 total=2 buffer=newest:1 @0", "tick n=2 price=4 @0",
         "producer_stopped reason=consumer_finished dropped=2 @0",
       ])
     #expect(end.fields.first?.1["dropped"] == 2)
@@ -151,10 +151,10 @@ private func runToEnd(
     let capture = CapturedTickerOutput(clock: clock)
     let rejected = TickerRecorder<String>()
     let lines = LineSource.lines(["101", "+1s 102.5", "abc", "# a comment", "", "@3s 100"])
-    let input = ScriptedInput(
-      lines: lines, clock: clock, elapsed: { clock.now.offset }, parse: PriceLine.parse,
-      reject: { rejected.append($0.description) })
-    let flow = TickerFlow(buffer: .default, count: nil)
+    let input = TimedLines(
+      lines: lines, clock: LineClock(clock: clock, elapsed: { clock.now.offset }),
+      parse: PriceLine.parse, reject: { rejected.append($0.description) })
+    let flow = TickerFlow.Settings(buffer: .default, count: nil)
     _ = runToEnd(flow, LivePriceLines(prices: input), capture: capture, clock: clock)
     #expect(
       capture.describe(["n", "price", "change", "reason"]) == [
@@ -168,12 +168,11 @@ private func runToEnd(
   @Test func anUnpacedFeedProducesExactlyTheCount() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
-    let flow = TickerFlow(buffer: .newest(4), count: 1500)
+    let prices = randomPrices()
+    let flow = TickerFlow(
+      buffer: .newest(4), count: 1500, source: .pull { RandomPricePull(prices: prices) })
     let ends = TickerRecorder<FlowEnd>()
-    _ = clock.launch {
-      let source = RandomPricePull(prices: randomPrices())
-      ends.append(await flow.run(pulling: source, output: capture.output))
-    }
+    _ = clock.launch { ends.append(await runTicker(flow, capture: capture, clock: clock)) }
     clock.drain()
     let end = try #require(ends.values.first)
     let events = capture.events
@@ -185,15 +184,16 @@ private func runToEnd(
   }
 
   /// Once the run is cancelled, values still buffered in the stream are not shown: here the
-  /// consumer's task is cancelled while it writes its first tick, with two more values queued.
+  /// store's task is cancelled while it writes its first tick, a batch of one price, and two
+  /// more values came into the stream after that batch was taken.
   @Test func aCancelledRunShowsNoBufferedValues() {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock) { event, _, _ in
       if event == .instant("tick") { withUnsafeCurrentTask { $0?.cancel() } }
     }
-    let flow = TickerFlow(buffer: .unbounded, count: nil)
-    let source = FixedPrices(values: [1, 2, 3], endsAfterwards: false)
-    _ = clock.launch { await flow.run(live: source, output: capture.output) }
+    let source = FixedPrices(values: [1, 2, 3], endsAfterwards: false, pauseAfterFirst: true)
+    let flow = TickerFlow(buffer: .unbounded, count: nil, source: .live(source))
+    _ = clock.launch { await runTicker(flow, capture: capture, clock: clock) }
     clock.drain()
     #expect(clock.pendingSleepCount == 0)
     #expect(
@@ -208,13 +208,15 @@ private func runToEnd(
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock)
     let lines = LineSource.lines(["101", "+1s 102.5", "abc", "# a comment", "", "@3s 100"])
-    let flow = TickerFlow(buffer: .default, count: nil)
-    _ = clock.launch {
-      let reader = PriceLines(
-        lines: lines.makeAsyncIterator(), clock: clock, elapsed: { clock.now.offset },
-        reject: { capture.output.emit("input_rejected", [("line", .int($0.line))], text: nil) })
-      _ = await flow.run(pulling: reader, output: capture.output)
-    }
+    let flow = TickerFlow(
+      buffer: .default, count: nil,
+      source: .pull {
+        TimedLineReader(
+          lines: lines.makeAsyncIterator(),
+          clock: LineClock(clock: clock, elapsed: { clock.now.offset }), parse: PriceLine.parse,
+          reject: { capture.output.emit("input_rejected", [("line", .int($0.line))], text: nil) })
+      })
+    _ = clock.launch { _ = await runTicker(flow, capture: capture, clock: clock) }
     #expect(clock.run())
     #expect(
       capture.describe(["n", "price", "line", "reason", "produced"]) == [
@@ -226,7 +228,7 @@ private func runToEnd(
   @Test func textModeShowsArrowsAndTheSummary() throws {
     let clock = VirtualClock()
     let capture = CapturedTickerOutput(clock: clock, json: false)
-    let flow = TickerFlow(buffer: .default, count: nil)
+    let flow = TickerFlow.Settings(buffer: .default, count: nil)
     let source = FixedPrices(values: [100, 100.5, 100.5, 99.25])
     let end = try #require(runToEnd(flow, source, capture: capture, clock: clock))
     #expect(

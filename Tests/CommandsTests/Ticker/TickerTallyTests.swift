@@ -116,8 +116,7 @@ import Testing
   @Test(arguments: ["abc", "nan", "inf", "0x1p3", "1,5", "1e400", "12 13", "-"])
   func otherLinesAreRejected(text: String) {
     #expect(
-      throws: InputError(
-        line: 0, message: "not a price: '\(text)' (expected a number such as 101.25)")
+      throws: LineProblem("not a price: '\(text)' (expected a number such as 101.25)")
     ) { try PriceLine.parse(text).get() }
   }
 }

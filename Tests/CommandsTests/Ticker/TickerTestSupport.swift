@@ -19,6 +19,8 @@ final class TickerRecorder<Value: Sendable>: Sendable {
 /// timed by a test clock, so `elapsed_ms` is virtual time and exact.
 final class CapturedTickerOutput: Sendable {
   let output: EventOutput
+  /// What `output` writes through; also a run's stderr in ``runTicker(_:capture:clock:errors:)``.
+  let writer: OutputWriter
   private let path: String
   private let fd: Int32
 
@@ -32,9 +34,10 @@ final class CapturedTickerOutput: Sendable {
     precondition(fd >= 0, "cannot create \(path)")
     self.fd = fd
     self.path = path
+    writer = OutputWriter(fileDescriptor: fd)
     output = EventOutput(
       command: "ticker", json: json, quiet: false, style: Style(enabled: false),
-      writer: OutputWriter(fileDescriptor: fd), elapsed: { clock.now.offset }, tap: tap)
+      writer: writer, elapsed: { clock.now.offset }, tap: tap)
   }
 
   deinit {
@@ -84,10 +87,13 @@ final class CapturedTickerOutput: Sendable {
 struct FixedPrices: LivePriceSource {
   var values: [Double]
   var endsAfterwards = true
+  /// Give the other tasks a turn after the first value, so it is taken alone.
+  var pauseAfterFirst = false
 
   func produce(into sink: LivePriceSink) async -> PriceFeedEnd {
-    for value in values {
+    for (index, value) in values.enumerated() {
       guard await sink.yield(value) else { return .stopped }
+      if pauseAfterFirst, index == 0 { await Task.yield() }
     }
     guard endsAfterwards else {
       await StreamTermination().wait()  // until cancelled
@@ -126,4 +132,32 @@ func syncValue<T: Sendable>(_ task: Task<T, Never>) -> T {
   clock.drain()
   guard let value = box.values.first else { preconditionFailure("the task has not finished") }
   return value
+}
+
+extension CapturedTickerOutput {
+  /// A run's context that prints on this output, timed by `clock`; problems go to `errors`,
+  /// else to stderr.
+  func context(clock: VirtualClock, errors: CapturedTickerOutput? = nil) -> RunContext {
+    RunContext(
+      output: output, clock: clock, elapsed: { clock.now.offset },
+      errors: errors?.writer ?? OutputWriter(fileDescriptor: 2))
+  }
+}
+
+/// Runs `flow` through the runner, as `loadctl ticker` does, printing on `capture` (and its
+/// problems on `errors`).
+func runTicker(
+  _ flow: TickerFlow, capture: CapturedTickerOutput, clock: VirtualClock,
+  errors: CapturedTickerOutput? = nil
+) async -> FlowEnd {
+  await FlowRunner.run(
+    flow, lines: nil, keys: .never, context: capture.context(clock: clock, errors: errors))
+}
+
+extension TickerFlow {
+  /// A flow's settings before its source is chosen, for tests that pair them with sources.
+  struct Settings {
+    var buffer: TickerBuffer
+    var count: Int?
+  }
 }

@@ -151,10 +151,9 @@ private func effects(_ store: TestStore<TimerState, TimerAction>) -> [String] {
   }
 
   @Test func tickAndUnknownWordsAreRejected() {
-    #expect(throws: InputError.self) { try TimerAction.parse("tick").get() }
+    #expect(throws: LineProblem.self) { try TimerAction.parse("tick").get() }
     #expect(
-      throws: InputError(
-        line: 0, message: "unknown action 'go' (expected toggle, start, stop or reset)")
+      throws: LineProblem("unknown action 'go' (expected toggle, start, stop or reset)")
     ) { try TimerAction.parse("go").get() }
   }
 }

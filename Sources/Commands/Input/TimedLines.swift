@@ -1,0 +1,163 @@
+import LoadctlCore
+
+/// The run's clock as input lines see it: when a `+DURATION` or `@DURATION` line applies.
+package struct LineClock: Sendable {
+  /// The run's clock; every wait of a line is a sleep on it.
+  package let clock: any Clock<Duration>
+  /// Time since the run started on `clock`, for `@DURATION`.
+  package let elapsed: @Sendable () -> Duration
+
+  package init(clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration) {
+    self.clock = clock
+    self.elapsed = elapsed
+  }
+
+  /// Waits until a line's time has come: `+DURATION` after now, `@DURATION` after the start (at
+  /// once when that has passed).
+  /// - Returns: `false` when the task was cancelled before or during the wait.
+  nonisolated(nonsending) func wait(for timing: InputLine.Timing) async -> Bool {
+    let delay: Duration
+    switch timing {
+    case .now: return !Task.isCancelled
+    case .after(let duration): delay = duration
+    case .at(let offset): delay = offset - elapsed()
+    }
+    guard delay > .zero else { return !Task.isCancelled }
+    do {
+      try await clock.sleep(for: delay)
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+/// The one pipeline from input lines to a flow's values, for every `--input`, `--from` and
+/// `--exec` feed.
+///
+/// Each line takes the same steps once: bytes that are not a line of text (not UTF-8, too long)
+/// are rejected; the shared grammar (``InputLine``) skips blank lines and comments and takes the
+/// time prefix; the line waits for its time on the run's clock; the flow's parser turns the rest
+/// into a value or a ``LineProblem``. A rejected line is reported through `reject` with its
+/// number and skipped; the lines before and after it still apply. Waits end when the task is
+/// cancelled, and so does the reader.
+package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Value>:
+  AsyncIteratorProtocol
+{
+  private var lines: Lines
+  private let clock: LineClock
+  private let parse: @Sendable (String) -> Result<Value, LineProblem>
+  private let reject: @Sendable (InputError) -> Void
+  /// A line read ahead by ``nextReady(isolation:)`` whose time has not come.
+  private var held: InputLine?
+  private var ended = false
+
+  /// - Parameters:
+  ///   - lines: Raw lines: a file's, a pipe's, a command's stdout.
+  ///   - clock: When a line with a time prefix applies.
+  ///   - parse: The flow's parser of a line's text (after its prefix).
+  ///   - reject: Reports a bad line.
+  package init(
+    lines: Lines, clock: LineClock,
+    parse: @escaping @Sendable (String) -> Result<Value, LineProblem>,
+    reject: @escaping @Sendable (InputError) -> Void
+  ) {
+    self.lines = lines
+    self.clock = clock
+    self.parse = parse
+    self.reject = reject
+  }
+
+  package mutating func next() async -> Value? { await next(isolation: #isolation) }
+
+  /// The next value, once its line's time has come; `nil` at the end of the lines or once the
+  /// task is cancelled.
+  package mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
+    while true {
+      let line: InputLine
+      if let waiting = held {
+        held = nil
+        line = waiting
+      } else {
+        guard let read = await read(isolation: actor) else { return nil }
+        line = read
+      }
+      guard await clock.wait(for: line.timing) else { return nil }
+      if let value = take(line) { return value }
+    }
+  }
+
+  /// The next value when it needs no wait: `nil` when the next line has a time prefix (it is
+  /// held for ``next(isolation:)``) or the lines have ended. A batch of what is already there.
+  package mutating func nextReady() async -> Value? { await nextReady(isolation: #isolation) }
+
+  /// ``nextReady()`` on the caller's executor.
+  package mutating func nextReady(isolation actor: isolated (any Actor)?) async -> Value? {
+    while held == nil, let line = await read(isolation: actor) {
+      guard line.timing == .now else {
+        held = line
+        break
+      }
+      if let value = take(line) { return value }
+    }
+    return nil
+  }
+
+  /// The next line that says something, bad ones reported; `nil` at the end.
+  private mutating func read(isolation actor: isolated (any Actor)?) async -> InputLine? {
+    while !ended {
+      guard let raw = await lines.next(isolation: actor) else {
+        ended = true
+        break
+      }
+      guard let text = raw.text else {
+        reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
+        continue
+      }
+      do throws(InputError) {
+        if let line = try InputLine.parse(text, number: raw.number) { return line }
+      } catch {
+        reject(error)
+      }
+    }
+    return nil
+  }
+
+  private mutating func take(_ line: InputLine) -> Value? {
+    switch parse(line.body) {
+    case .success(let value):
+      return value
+    case .failure(let problem):
+      reject(InputError(line: line.number, message: problem.message))
+      return nil
+    }
+  }
+}
+
+/// A flow's input lines as a sequence of its values, through ``TimedLineReader``.
+package struct TimedLines<Value: Sendable>: AsyncSequence, Sendable {
+  package typealias Element = Value
+  package typealias Failure = Never
+
+  let lines: RawLines
+  let clock: LineClock
+  let parse: @Sendable (String) -> Result<Value, LineProblem>
+  let reject: @Sendable (InputError) -> Void
+
+  /// See ``TimedLineReader/init(lines:clock:parse:reject:)``.
+  package init(
+    lines: RawLines, clock: LineClock,
+    parse: @escaping @Sendable (String) -> Result<Value, LineProblem>,
+    reject: @escaping @Sendable (InputError) -> Void
+  ) {
+    self.lines = lines
+    self.clock = clock
+    self.parse = parse
+    self.reject = reject
+  }
+
+  package func makeAsyncIterator() -> TimedLineReader<RawLines.Iterator, Value> {
+    TimedLineReader(
+      lines: lines.makeAsyncIterator(), clock: clock, parse: parse, reject: reject)
+  }
+}
