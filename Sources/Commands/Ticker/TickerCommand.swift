@@ -149,8 +149,18 @@ package enum TickerCommand: Subcommand {
           clock: context.lineClock, reject: { context.reject($0) }))
     }
     // Without a random feed or `--exec`, `--from` was given and opened.
+    let clock = context.lineClock
+    let reject: @Sendable (InputError) -> Void = { context.reject($0) }
+    if let (fd, owned) = input, FileLines.isRegularFile(fd) {
+      // Read on the store's input task itself, which owns the file's reader.
+      return .pull {
+        TimedLineReader(
+          lines: FileLines(fd: fd, closeWhenDone: owned), clock: clock, parse: PriceLine.parse,
+          reject: reject)
+      }
+    }
     let lines = input.map { context.lines(fd: $0.0, closeWhenDone: $0.1) } ?? LineSource.lines([])
-    if let (fd, _) = input, !context.isVirtual, !FileLines.isRegularFile(fd) {
+    if !context.isVirtual {
       return .live(LivePriceLines(prices: context.input(lines, parse: PriceLine.parse)))
     }
     return .pull { context.input(lines, parse: PriceLine.parse).makeAsyncIterator() }

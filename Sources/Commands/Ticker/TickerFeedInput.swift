@@ -68,7 +68,7 @@ struct TickerFeedInput<Reader: PriceReader>: AsyncSequence, Sendable {
 }
 
 /// How many prices a feed's input took, and whether its reader ran dry: a pull source's report.
-final class FeedTaken: Sendable {
+package final class FeedTaken: Sendable {
   private let count = Atomic<Int>(0)
   private let ended = Atomic<Bool>(false)
 

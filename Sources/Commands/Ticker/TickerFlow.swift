@@ -25,10 +25,22 @@ package struct TickerFlow: RunnableFlow {
 
   /// Where the prices come from.
   package enum Source: Sendable {
-    /// A source the store's input task reads itself, made there.
-    case pull(@Sendable () -> any PricePull)
+    /// A source the store's input task reads itself: the feed's input, given `--count` and
+    /// where to count what it takes (see ``pull(_:)``).
+    case pulled(@Sendable (_ count: Int?, _ taken: FeedTaken) -> AnyInput<TickerAction>)
     /// A source with a producer of its own, whose values a buffer holds for the consumer.
     case live(any LivePriceSource)
+
+    /// A source the store's input task reads itself, made there by `make`.
+    package static func pull<Reader: PricePull & SendableMetatype>(
+      _ make: @escaping @Sendable () -> Reader
+    )
+      -> Source
+    {
+      .pulled { count, taken in
+        AnyInput(TickerFeedInput(makeReader: make, count: count, taken: taken))
+      }
+    }
   }
 
   /// What a live feed does with values the consumer has not taken yet.
@@ -68,9 +80,8 @@ package struct TickerFlow: RunnableFlow {
   ) async -> (Result, PriceFeedReport) {
     let taken = FeedTaken()
     switch source {
-    case .pull(let make):
-      let input = TickerFeedInput(makeReader: { AnyPricePull(make()) }, count: count, taken: taken)
-      let result = await body(AnyInput(input))
+    case .pulled(let input):
+      let result = await body(input(count, taken))
       let end: PriceFeedEnd = taken.readerEnded ? .sourceFinished : .stopped
       return (result, PriceFeedReport(sourceEnd: end, produced: taken.value, dropped: 0))
     case .live(let live):
@@ -125,15 +136,4 @@ package struct TickerFlow: RunnableFlow {
       fields: [("summary", tally.summary(dropped: report.dropped))],
       summary: TickerFormat.summary(tally, dropped: report.dropped))
   }
-}
-
-/// A pull source of any type, opened once: the feed input's reader.
-struct AnyPricePull: PriceReader {
-  private var base: any PricePull
-
-  init(_ base: any PricePull) { self.base = base }
-
-  mutating func next() async -> Double? { await base.next() }
-  mutating func nextReady() async -> Double? { await base.nextReady() }
-  var dropped: Int { 0 }
 }
