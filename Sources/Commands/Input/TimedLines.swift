@@ -68,7 +68,9 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
     self.reject = reject
   }
 
-  package mutating func next() async -> Value? { await next(isolation: #isolation) }
+  package nonisolated(nonsending) mutating func next() async -> Value? {
+    await next(isolation: #isolation)
+  }
 
   /// The next value, once its line's time has come; `nil` at the end of the lines or once the
   /// task is cancelled.
@@ -79,7 +81,7 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
         held = nil
         line = waiting
       } else {
-        guard let read = await read(isolation: actor) else { return nil }
+        guard let read = await read() else { return nil }
         line = read
       }
       guard await clock.wait(for: line.timing) else { return nil }
@@ -89,11 +91,8 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
 
   /// The next value when it needs no wait: `nil` when the next line has a time prefix (it is
   /// held for ``next(isolation:)``) or the lines have ended. A batch of what is already there.
-  package mutating func nextReady() async -> Value? { await nextReady(isolation: #isolation) }
-
-  /// ``nextReady()`` on the caller's executor.
-  package mutating func nextReady(isolation actor: isolated (any Actor)?) async -> Value? {
-    while held == nil, let line = await read(isolation: actor) {
+  package nonisolated(nonsending) mutating func nextReady() async -> Value? {
+    while held == nil, let line = await read() {
       guard line.timing == .now else {
         held = line
         break
@@ -104,9 +103,9 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
   }
 
   /// The next line that says something, bad ones reported; `nil` at the end.
-  private mutating func read(isolation actor: isolated (any Actor)?) async -> InputLine? {
+  private nonisolated(nonsending) mutating func read() async -> InputLine? {
     while !ended {
-      guard let raw = await lines.next(isolation: actor) else {
+      guard let raw = await lines.next(isolation: #isolation) else {
         ended = true
         break
       }

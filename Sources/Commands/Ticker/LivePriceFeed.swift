@@ -141,14 +141,14 @@ package struct LivePriceReader: PriceReader {
     self.counts = counts
   }
 
-  package mutating func next() async -> Double? {
+  package nonisolated(nonsending) mutating func next() async -> Double? {
     guard let price = await iterator.next(isolation: nil) else { return nil }
     mayWait = counts.received() == 0
     dropped = counts.dropped
     return price
   }
 
-  package mutating func nextReady() async -> Double? {
+  package nonisolated(nonsending) mutating func nextReady() async -> Double? {
     mayWait ? nil : await next()
   }
 }

@@ -8,11 +8,11 @@
 package protocol PriceReader {
   /// The next price, waiting for it (a clock, an input, a producer); `nil` when the source has
   /// no more or the feed was stopped.
-  mutating func next() async -> Double?
+  nonisolated(nonsending) mutating func next() async -> Double?
 
   /// The next price when it is already there: `nil` when taking it would wait, or when there is
   /// none. The ticker takes what is there as one batch this way.
-  mutating func nextReady() async -> Double?
+  nonisolated(nonsending) mutating func nextReady() async -> Double?
 
   /// Values the buffer policy had discarded when the last price was taken.
   var dropped: Int { get }

@@ -11,9 +11,9 @@ package struct RandomPricePull: PricePull {
     self.prices = prices
   }
 
-  package mutating func next() async -> Double? { prices.next() }
+  package nonisolated(nonsending) mutating func next() async -> Double? { prices.next() }
 
-  package mutating func nextReady() async -> Double? { prices.next() }
+  package nonisolated(nonsending) mutating func nextReady() async -> Double? { prices.next() }
 }
 
 /// `--interval D`: the random prices on a drift-free ``ClockTimer``, the first after one

@@ -32,7 +32,10 @@ struct TickerFeedInput<Reader: PriceReader>: AsyncSequence, Sendable {
     /// A price taken whose drop count differs from its batch's: the next batch's first.
     var pending: (price: Double, dropped: Int)?
 
-    mutating func next() async -> TickerAction? {
+    mutating func next() async -> TickerAction? { await next(isolation: #isolation) }
+
+    /// The next batch, on the caller's executor (the store's input task reads it there).
+    mutating func next(isolation actor: isolated (any Actor)?) async -> TickerAction? {
       var took = 0
       defer {
         remaining -= took
