@@ -28,7 +28,8 @@ package func parse(_ arguments: [String], spec: ProgramSpec) throws(UsageError) 
 private struct ArgumentScanner {
   let program: ProgramSpec
   var command: CommandSpec?
-  var values: [String: [String]] = [:]
+  /// The options given so far, by long name: each value checked and converted as it is read.
+  var given: [String: ParsedOption] = [:]
   var positionals: [String] = []
   var wantsHelp = false
   var wantsVersion = false
@@ -111,7 +112,7 @@ private struct ArgumentScanner {
     }
     if option.valueKind == nil {
       guard inline == nil else { throw .unexpectedValue(option.longForm, command: command?.name) }
-      values[option.name, default: []].append("")
+      given[option.name, default: ParsedOption()].isGiven = true
     } else {
       if let inline {
         try store(inline, for: option)
@@ -139,7 +140,7 @@ private struct ArgumentScanner {
         continue
       }
       if option.valueKind == nil {
-        values[option.name, default: []].append("")
+        given[option.name, default: ParsedOption()].isGiven = true
       } else {
         try store(nextValue(for: option, from: arguments, at: &index), for: option)
       }
@@ -156,13 +157,40 @@ private struct ArgumentScanner {
     return arguments[index - 1]
   }
 
-  private mutating func store(_ value: String, for option: OptionSpec) throws(UsageError) {
-    if let kind = option.valueKind,
-      let problem = ValueValidator.problem(with: value, kind: kind, name: option.longForm)
-    {
-      throw .invalidValue(problem, command: command?.name)
+  /// Checks and converts `text` in one step, and keeps it: after the earlier values of a
+  /// repeatable option, else in place of them.
+  private mutating func store(_ text: String, for option: OptionSpec) throws(UsageError) {
+    let value: any Sendable
+    do throws(ValueProblem) {
+      value = try option.value(of: text)
+    } catch {
+      throw .invalidValue(error.message, command: command?.name)
     }
-    values[option.name] = option.repeatable ? (values[option.name] ?? []) + [value] : [value]
+    var parsed = given[option.name] ?? ParsedOption()
+    if !option.repeatable { parsed.values = [] }
+    parsed.isGiven = true
+    parsed.values.append(ParsedOption.Value(text: text, converted: value))
+    given[option.name] = parsed
+  }
+
+  /// Every option in the command's scope, as given or else with its default converted.
+  ///
+  /// A default the option cannot read is a mistake in the command table, which
+  /// ``ProgramSpec/problems()`` reports; here it stops the program.
+  private func scope(of command: CommandSpec) -> [String: ParsedOption] {
+    var options: [String: ParsedOption] = [:]
+    for option in program.options(for: command) {
+      var parsed = given[option.name] ?? ParsedOption()
+      if !parsed.isGiven, let text = option.defaultValue {
+        do throws(ValueProblem) {
+          parsed.values = [ParsedOption.Value(text: text, converted: try option.value(of: text))]
+        } catch {
+          preconditionFailure("default of '\(option.longForm)' in the table: \(error.message)")
+        }
+      }
+      options[option.name] = parsed
+    }
+    return options
   }
 
   /// The likely meaning of an unknown subcommand word: a subcommand spelled nearly so, else the
@@ -195,9 +223,9 @@ private struct ArgumentScanner {
   private func finish() throws(UsageError) -> ParseResult {
     guard let command else { return .help(command: nil) }
     if !command.acceptsGlobalOptions,
-      let given = program.globalOptions.first(where: { values[$0.name] != nil })
+      let global = program.globalOptions.first(where: { given[$0.name] != nil })
     {
-      throw .inapplicableOption(given.longForm, command: command.name)
+      throw .inapplicableOption(global.longForm, command: command.name)
     }
     let specs = command.positionals
     let required = specs.filter { !$0.isOptional }.count
@@ -220,7 +248,7 @@ private struct ArgumentScanner {
     }
     switch command.name {
     case "help":
-      if values[ProgramSpec.manOption.name] != nil {
+      if given[ProgramSpec.manOption.spec.name] != nil {
         if let subcommand = positionals.first {
           throw .invalidValue(
             "'--man' prints the manual of the whole program, not of '\(subcommand)'",
@@ -232,9 +260,7 @@ private struct ArgumentScanner {
     case "completions": return .completions(shell: positionals[0])
     default:
       return .run(
-        Invocation(
-          spec: command, globalOptions: program.globalOptions, values: values,
-          positionals: positionals))
+        Invocation(command: command.name, options: scope(of: command), positionals: positionals))
     }
   }
 }

@@ -2,7 +2,7 @@
 ///
 /// Everything a user can learn about a subcommand (help, errors, completions) is rendered
 /// from this value, so they cannot drift apart.
-package struct CommandSpec: Sendable, Equatable {
+package struct CommandSpec: Sendable {
   package var name: String
   /// One line, shown in the top-level subcommand list and as the command's overview.
   package var summary: String
@@ -16,11 +16,11 @@ package struct CommandSpec: Sendable, Equatable {
   /// output they cannot change, refuses them rather than silently ignoring them.
   package var acceptsGlobalOptions: Bool
 
-  package init(
+  init(
     name: String,
     summary: String,
     discussion: String = "",
-    options: [OptionSpec] = [],
+    options: [any OptionKeyProtocol] = [],
     positionals: [PositionalSpec] = [],
     examples: [String] = [],
     acceptsGlobalOptions: Bool = true
@@ -28,7 +28,7 @@ package struct CommandSpec: Sendable, Equatable {
     self.name = name
     self.summary = summary
     self.discussion = discussion
-    self.options = options
+    self.options = options.map(\.spec)
     self.positionals = positionals
     self.examples = examples
     self.acceptsGlobalOptions = acceptsGlobalOptions

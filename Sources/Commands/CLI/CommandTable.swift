@@ -66,32 +66,40 @@ package enum CommandTable {
     ])
 
   /// `-i, --interactive`: read keys at a terminal even when the flow would end by itself.
-  static let interactiveOption = OptionSpec.flag(
+  static let interactiveOption = OptionKey.flag(
     "interactive", short: "i",
     help: "At a terminal, read keys even when the flow ends by itself (profile, timer with "
       + "--ticks or --duration); it then ends with q.")
 
   /// `--no-input`: never read the terminal.
-  static let noInputOption = OptionSpec.flag(
+  static let noInputOption = OptionKey.flag(
     "no-input", help: "Never read keys from the terminal, even when nothing else would end the run."
   )
 
   /// `--clock continuous|virtual`, for every subcommand.
-  static let clockOption = OptionSpec.value(
-    "clock", .choice(["continuous", "virtual"]),
+  static let clockOption = OptionKey.value(
+    "clock", .choice([ClockChoice.continuous, .virtual]),
     help: "continuous (real time) or virtual: jump to the next deadline as soon as all work "
       + "waits, so the same input gives the same output, instantly.",
     default: "continuous")
 
   /// `--trace FILE`: the run's tasks and effects in Chrome Trace Event Format.
-  static let traceOption = OptionSpec.value(
+  static let traceOption = OptionKey.value(
     "trace", .file,
     help: "Write the run's effects, sleeps and events to FILE in Chrome Trace Event Format "
       + "(open it in Perfetto UI or chrome://tracing).")
 
   /// `--timeline`: a picture of effect lifetimes on stderr at the end.
-  static let timelineOption = OptionSpec.flag(
+  static let timelineOption = OptionKey.flag(
     "timeline", help: "At the end, draw each effect's lifetime on stderr (█ running, ✓ ╳ ✗ ends).")
+
+  /// The values of `--clock`.
+  enum ClockChoice: String, Sendable {
+    /// Real time.
+    case continuous
+    /// Time that jumps to the next deadline as soon as all work waits.
+    case virtual
+  }
 
   /// The runner for a subcommand.
   static func runner(for name: String) -> Runner? {

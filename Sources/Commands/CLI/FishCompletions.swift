@@ -60,9 +60,9 @@ struct FishCompletions {
     for command in program.allCommands {
       lines.append("complete -c \(name) \(top) -a \(command.name) -d \(quoted(command.summary))")
     }
-    lines.append(rule(for: ProgramSpec.versionOption, condition: top))
+    lines.append(rule(for: ProgramSpec.versionOption.spec, condition: top))
     lines += program.globalOptions.map { rule(for: $0, condition: "-n \(prefix)_takes_globals") }
-    lines.append(rule(for: ProgramSpec.helpOption))
+    lines.append(rule(for: ProgramSpec.helpOption.spec))
     for command in program.allCommands {
       let condition = "-n \(quoted("\(prefix)_using \(command.name)"))"
       lines += command.options.map { rule(for: $0, condition: condition) }

@@ -4,8 +4,9 @@ package typealias OptionKind = OptionSpec.Kind
 /// One `--name` option in the command table.
 ///
 /// The table is the single source for parsing, help and completions, so an option is described
-/// once here and never again by hand.
-package struct OptionSpec: Sendable, Equatable {
+/// once here and never again by hand. Each is made by an ``OptionKey``, which also gives it the
+/// conversion of its values to the key's type.
+package struct OptionSpec: Sendable {
   /// Whether an option stands alone or takes a value.
   package enum Kind: Sendable, Equatable {
     /// Present or absent, such as `--json`.
@@ -15,63 +16,51 @@ package struct OptionSpec: Sendable, Equatable {
   }
 
   /// The long name without the leading `--`.
-  package var name: String
+  package let name: String
   /// The one-letter name without the leading `-`, if any.
-  package var short: Character?
-  package var kind: Kind
+  package let short: Character?
+  package let kind: Kind
   /// The placeholder shown in help, such as `DURATION`; empty for flags.
-  package var valueName: String
+  package let valueName: String
   /// One sentence for help.
-  package var help: String
+  package let help: String
   /// The value used when the option is absent, in the same text form a user would type.
   ///
-  /// Help shows it as `(default: 300ms)`, and ``Invocation``'s getters fall back to it.
-  package var defaultValue: String?
-  /// Whether every occurrence is kept (read them with ``Invocation/strings(_:)``).
+  /// Help shows it as `(default: 300ms)`; the parser converts it like a given value.
+  package let defaultValue: String?
+  /// Whether every occurrence is kept (an ``OptionKey`` made by `values(…)` reads them all).
   ///
   /// When `false`, giving the option again replaces the earlier value: the last one wins.
-  package var repeatable: Bool
+  package let repeatable: Bool
+  /// Checks one value's text and converts it to the type of the option's key; `nil` for a flag.
+  private let convert: (@Sendable (String) throws(ValueProblem) -> any Sendable)?
 
-  package init(
-    name: String,
-    short: Character? = nil,
-    kind: Kind,
-    valueName: String? = nil,
-    help: String,
-    defaultValue: String? = nil,
-    repeatable: Bool = false
+  /// A flag, whose only value is being there.
+  init(flag name: String, short: Character?, help: String) {
+    self.name = name
+    self.short = short
+    self.kind = .flag
+    self.valueName = ""
+    self.help = help
+    self.defaultValue = nil
+    self.repeatable = false
+    self.convert = nil
+  }
+
+  /// An option whose values `type` checks and converts.
+  init<Value>(
+    name: String, short: Character?, type: ValueType<Value>, valueName: String?, help: String,
+    defaultValue: String?, repeatable: Bool
   ) {
     self.name = name
     self.short = short
-    self.kind = kind
-    if case .value(let valueKind) = kind {
-      self.valueName = valueName ?? valueKind.defaultValueName
-    } else {
-      self.valueName = ""
-    }
+    self.kind = .value(type.kind)
+    self.valueName = valueName ?? type.kind.defaultValueName
     self.help = help
     self.defaultValue = defaultValue
     self.repeatable = repeatable
-  }
-
-  /// A flag such as `-q, --quiet`.
-  package static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-    OptionSpec(name: name, short: short, kind: .flag, help: help)
-  }
-
-  /// An option that takes a value, such as `--latency DURATION`.
-  package static func value(
-    _ name: String,
-    short: Character? = nil,
-    _ kind: ValueKind,
-    valueName: String? = nil,
-    help: String,
-    default defaultValue: String? = nil,
-    repeatable: Bool = false
-  ) -> OptionSpec {
-    OptionSpec(
-      name: name, short: short, kind: .value(kind), valueName: valueName, help: help,
-      defaultValue: defaultValue, repeatable: repeatable)
+    let longForm = "--\(name)"
+    self.convert = { text throws(ValueProblem) in try type.read(text, longForm) }
   }
 
   /// The kind of value, or `nil` for a flag.
@@ -88,5 +77,12 @@ package struct OptionSpec: Sendable, Equatable {
     label += longForm
     if valueKind != nil { label += " \(valueName)" }
     return label
+  }
+
+  /// `text` checked and converted to the type of the option's key, in one step.
+  /// - Throws: ``ValueProblem`` when it is not a valid value, or the option is a flag.
+  func value(of text: String) throws(ValueProblem) -> any Sendable {
+    guard let convert else { throw ValueProblem("option '\(longForm)' does not take a value") }
+    return try convert(text)
   }
 }

@@ -1,7 +1,7 @@
 extension ProgramSpec {
   /// Mistakes in the command table itself, one sentence each; empty when the table is sound.
   ///
-  /// The parser, help and completions trust the table: a getter stops the program when a
+  /// The parser, help and completions trust the table: the parser stops the program when a
   /// default does not parse, and the completion scripts assume names are plain words. A
   /// test over the real table catches such mistakes before a user does:
   ///
@@ -63,10 +63,12 @@ extension ProgramSpec {
         {
           problems.append("'\(option.longForm)' needs plain words as choices")
         }
-        if let value = option.defaultValue,
-          let problem = ValueValidator.problem(with: value, kind: kind, name: option.longForm)
-        {
-          problems.append("default of '\(option.longForm)': \(problem)")
+        if let value = option.defaultValue {
+          do throws(ValueProblem) {
+            _ = try option.value(of: value)
+          } catch {
+            problems.append("default of '\(option.longForm)': \(error.message)")
+          }
         }
       }
     }

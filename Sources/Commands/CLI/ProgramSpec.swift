@@ -45,11 +45,11 @@ package struct ProgramSpec: Sendable {
   /// The manual page's `SEE ALSO` entries: a page such as `jq(1)`, or a sentence.
   package var seeAlso: [String]
 
-  package init(
+  init(
     name: String,
     version: String,
     overview: String,
-    globalOptions: [OptionSpec] = standardGlobals,
+    globalOptions: [any OptionKeyProtocol] = standardGlobals,
     commands: [CommandSpec],
     exitStatuses: [ExitStatus] = [],
     environment: [EnvironmentVariable] = [],
@@ -58,7 +58,7 @@ package struct ProgramSpec: Sendable {
     self.name = name
     self.version = version
     self.overview = overview
-    self.globalOptions = globalOptions
+    self.globalOptions = globalOptions.map(\.spec)
     self.commands = commands
     self.exitStatuses = exitStatuses
     self.environment = environment
@@ -66,22 +66,28 @@ package struct ProgramSpec: Sendable {
   }
 
   /// The output switches every loadctl subcommand understands.
-  package static let standardGlobals: [OptionSpec] = [
-    .flag("json", help: "Print machine-readable output as JSON Lines."),
-    .flag("no-color", help: "Do not use colors or other terminal escape codes."),
-    .flag("quiet", short: "q", help: "Print only errors and the final result."),
-  ]
+  static let standardGlobals: [any OptionKeyProtocol] = [jsonOption, noColorOption, quietOption]
+
+  /// `--json`: print JSON Lines.
+  static let jsonOption = OptionKey.flag(
+    "json", help: "Print machine-readable output as JSON Lines.")
+  /// `--no-color`: no colors or escape codes.
+  static let noColorOption = OptionKey.flag(
+    "no-color", help: "Do not use colors or other terminal escape codes.")
+  /// `-q, --quiet`: only errors and the final result.
+  static let quietOption = OptionKey.flag(
+    "quiet", short: "q", help: "Print only errors and the final result.")
 
   /// The built-in `-h, --help`, listed in help and completions but handled by the parser.
-  static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
+  static let helpOption = OptionKey.flag("help", short: "h", help: "Show help information.")
   /// The built-in `--version`, offered only before a subcommand.
-  static let versionOption = OptionSpec.flag("version", help: "Show the version.")
+  static let versionOption = OptionKey.flag("version", help: "Show the version.")
 
   /// The shells `completions` can write a script for.
   package static let shells = ["bash", "zsh", "fish"]
 
   /// The built-in `help --man`: the manual page instead of help.
-  static let manOption = OptionSpec.flag(
+  static let manOption = OptionKey.flag(
     "man", help: "Print the manual page (roff) for the whole program instead.")
 
   /// The built-in `help [<subcommand>]` (and `help --man`).
@@ -140,6 +146,7 @@ package struct ProgramSpec: Sendable {
 
   /// The options help and completions list for `command`: those in force plus the built-ins.
   func listedOptions(for command: CommandSpec?) -> [OptionSpec] {
-    options(for: command) + (command == nil ? [Self.versionOption] : []) + [Self.helpOption]
+    options(for: command) + (command == nil ? [Self.versionOption.spec] : [])
+      + [Self.helpOption.spec]
   }
 }

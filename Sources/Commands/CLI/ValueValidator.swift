@@ -1,7 +1,18 @@
-/// Checks a value's text against its ``ValueKind`` while parsing.
+/// Why a value's text is not a valid value of its kind: the message of a ``UsageError``.
+struct ValueProblem: Error, Equatable {
+  /// One sentence naming the option or argument, such as `invalid integer 'x' for '--rate'`.
+  let message: String
+
+  init(_ message: String) {
+    self.message = message
+  }
+}
+
+/// Checks a value's text against its ``ValueKind`` while parsing, converting it in the same step
+/// where the kind stands for a number or a duration.
 ///
-/// Validating up front means a bad `--latency` is reported with usage help before any work
-/// starts, and ``Invocation``'s typed getters can never fail at run time.
+/// Checking up front means a bad `--latency` is reported with usage help before any work
+/// starts; converting in the same step means no one reads the text again afterwards.
 enum ValueValidator {
   /// Why `text` is not a valid value of `kind`, or `nil` when it is.
   ///
@@ -11,49 +22,92 @@ enum ValueValidator {
   ///   - name: How messages refer to it, such as `--latency` or `<url>`.
   /// - Returns: The message for a ``UsageError``, or `nil` when the value is fine.
   static func problem(with text: String, kind: ValueKind, name: String) -> String? {
+    do throws(ValueProblem) {
+      _ = try checked(text, kind: kind, name: name)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  /// `text` as written, once it is known to be a valid value of `kind`.
+  /// - Throws: ``ValueProblem`` naming `name` when it is not.
+  static func checked(_ text: String, kind: ValueKind, name: String) throws(ValueProblem)
+    -> String
+  {
     switch kind {
     case .string, .suggested:
-      return nil
+      break
     case .int, .nonNegativeInt, .positiveInt:
-      guard let value = Int(text) else { return "invalid integer '\(text)' for '\(name)'" }
-      if kind == .nonNegativeInt, value < 0 {
-        return "invalid value '\(text)' for '\(name)' (must be 0 or more)"
-      }
-      if kind == .positiveInt, value < 1 {
-        return "invalid value '\(text)' for '\(name)' (must be 1 or more)"
-      }
-      return nil
+      _ = try integer(text, kind: kind, name: name)
     case .double:
-      guard let value = Double(text), value.isFinite else {
-        return "invalid number '\(text)' for '\(name)'"
-      }
-      return nil
+      _ = try number(text, name: name)
     case .duration:
-      guard parseDuration(text) != nil else {
-        return "invalid duration '\(text)' for '\(name)' (\(durationForms))"
-      }
-      return nil
+      _ = try duration(text, name: name)
     case .file:
       guard !text.isEmpty else {
-        return "empty path for '\(name)' (use a file path, or - for standard input)"
+        throw ValueProblem(
+          "empty path for '\(name)' (use a file path, or - for standard input)")
       }
-      return nil
     case .command:
-      guard !text.allSatisfy(\.isWhitespace) else { return "empty command for '\(name)'" }
-      return nil
+      guard !text.allSatisfy(\.isWhitespace) else {
+        throw ValueProblem("empty command for '\(name)'")
+      }
     case .url:
       guard isURL(text) else {
-        return "invalid URL '\(URLAuthority.redactingUserinfo(text))' for '\(name)' (use "
-          + "scheme://host, such as http://localhost:8080)"
+        throw ValueProblem(
+          "invalid URL '\(URLAuthority.redactingUserinfo(text))' for '\(name)' (use "
+            + "scheme://host, such as http://localhost:8080)")
       }
-      return nil
     case .choice(let choices):
-      guard choices.contains(text) else {
-        let list = choices.joined(separator: ", ")
-        return "invalid value '\(text)' for '\(name)' (choose from \(list))"
-      }
-      return nil
+      _ = try choice(text, among: choices, name: name)
     }
+    return text
+  }
+
+  /// `text` as a whole number of `kind` (`.int`, `.nonNegativeInt` or `.positiveInt`).
+  /// - Throws: ``ValueProblem`` when it is not a whole number, or below the kind's least value.
+  static func integer(_ text: String, kind: ValueKind, name: String) throws(ValueProblem) -> Int {
+    guard let value = Int(text) else {
+      throw ValueProblem("invalid integer '\(text)' for '\(name)'")
+    }
+    if kind == .nonNegativeInt, value < 0 {
+      throw ValueProblem("invalid value '\(text)' for '\(name)' (must be 0 or more)")
+    }
+    if kind == .positiveInt, value < 1 {
+      throw ValueProblem("invalid value '\(text)' for '\(name)' (must be 1 or more)")
+    }
+    return value
+  }
+
+  /// `text` as a finite decimal number.
+  /// - Throws: ``ValueProblem`` when it is not one.
+  static func number(_ text: String, name: String) throws(ValueProblem) -> Double {
+    guard let value = Double(text), value.isFinite else {
+      throw ValueProblem("invalid number '\(text)' for '\(name)'")
+    }
+    return value
+  }
+
+  /// `text` read by ``parseDuration(_:)``.
+  /// - Throws: ``ValueProblem`` listing the accepted forms when it is not a duration.
+  static func duration(_ text: String, name: String) throws(ValueProblem) -> Duration {
+    guard let value = parseDuration(text) else {
+      throw ValueProblem("invalid duration '\(text)' for '\(name)' (\(durationForms))")
+    }
+    return value
+  }
+
+  /// The position of `text` among `choices`.
+  /// - Throws: ``ValueProblem`` listing the choices when it is none of them.
+  static func choice(_ text: String, among choices: [String], name: String) throws(ValueProblem)
+    -> Int
+  {
+    guard let index = choices.firstIndex(of: text) else {
+      let list = choices.joined(separator: ", ")
+      throw ValueProblem("invalid value '\(text)' for '\(name)' (choose from \(list))")
+    }
+    return index
   }
 
   /// Whether `text` has the shape `scheme://[user@]host[:port][/path...]`.

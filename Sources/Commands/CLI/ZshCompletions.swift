@@ -26,8 +26,8 @@ struct ZshCompletions {
       "  )",
       "  _arguments -C -s -S \\",
       "    $globals \\",
-      "    \(spec(for: ProgramSpec.versionOption)) \\",
-      "    \(spec(for: ProgramSpec.helpOption)) \\",
+      "    \(spec(for: ProgramSpec.versionOption.spec)) \\",
+      "    \(spec(for: ProgramSpec.helpOption.spec)) \\",
       "    '1: :->command' \\",
       "    '*:: :->argument' && ret=0",
       "  case $state in",
@@ -47,7 +47,7 @@ struct ZshCompletions {
     for command in program.allCommands {
       let specs =
         (command.acceptsGlobalOptions ? ["$globals"] : [])
-        + (command.options + [ProgramSpec.helpOption]).map(spec(for:))
+        + (command.options + [ProgramSpec.helpOption.spec]).map(spec(for:))
         + positionalSpecs(command.positionals)
       lines += ["        \(command.name))", "          _arguments -s -S \\"]
       lines += specs.map { "            \($0) \\" }
@@ -86,7 +86,7 @@ struct ZshCompletions {
       return quoted((option.repeatable ? "*" : "") + long + tail)
     }
     let exclusion: String
-    if option == ProgramSpec.helpOption {
+    if option.name == ProgramSpec.helpOption.spec.name {
       exclusion = "(- *)"
     } else {
       exclusion = option.repeatable ? "*" : "(-\(short) \(option.longForm))"

@@ -2,7 +2,29 @@ import LoadctlCore
 
 /// `loadctl counter`: the TCA effect example's counter with a delayed increment, driven by arguments or input.
 package enum CounterCommand: Subcommand {
-  static let policies = ["drop", "latest", "queue", "parallel"]
+  /// `counter`'s options, each declared once: the table lists them, `options(_:_:environment:)`
+  /// reads them.
+  enum Option {
+    static let delay = OptionKey.value(
+      "delay", .duration,
+      help: "How long a delayed increment waits (not with --exec, where the command's run "
+        + "time is the delay).", default: "1s")
+    static let exec = OptionKey.value(
+      "exec", .command,
+      help: "Run CMD with /bin/sh -c as each delayed increment's work: the count goes up when "
+        + "it exits 0; a non-zero exit or a signal is reported and changes nothing. Its "
+        + "stdout is discarded.")
+    static let killAfter = OptionKey.value(
+      "kill-after", .duration,
+      help: "When a running --exec command is cancelled (latest, cancel, Ctrl-C), wait this "
+        + "long after SIGTERM before SIGKILL.", default: "2s")
+    static let policy = OptionKey.value(
+      "policy", .choice([EffectPolicy.drop, .latest, .queue, .parallel]), valueName: "POLICY",
+      help: "What a delayed increment does while another one is pending.",
+      default: "drop")
+    static let input = OptionKey.value(
+      "input", .file, help: "Read actions from FILE (- for stdin), one per line.")
+  }
 
   package static let spec = CommandSpec(
     name: "counter",
@@ -22,26 +44,7 @@ package enum CounterCommand: Subcommand {
       exit status 1. With no actions and a terminal on stdin, the keys + - d c are the \
       buttons, and q quits.
       """,
-    options: [
-      .value(
-        "delay", .duration,
-        help: "How long a delayed increment waits (not with --exec, where the command's run "
-          + "time is the delay).", default: "1s"),
-      .value(
-        "exec", .command,
-        help: "Run CMD with /bin/sh -c as each delayed increment's work: the count goes up when "
-          + "it exits 0; a non-zero exit or a signal is reported and changes nothing. Its "
-          + "stdout is discarded."),
-      .value(
-        "kill-after", .duration,
-        help: "When a running --exec command is cancelled (latest, cancel, Ctrl-C), wait this "
-          + "long after SIGTERM before SIGKILL.", default: "2s"),
-      .value(
-        "policy", .choice(policies), valueName: "POLICY",
-        help: "What a delayed increment does while another one is pending.",
-        default: "drop"),
-      .value("input", .file, help: "Read actions from FILE (- for stdin), one per line."),
-    ],
+    options: [Option.delay, Option.exec, Option.killAfter, Option.policy, Option.input],
     positionals: [
       PositionalSpec(
         name: "action", help: "+, -, d or cancel (also inc, dec, delayed).", isRepeating: true,
@@ -84,7 +87,7 @@ package enum CounterCommand: Subcommand {
     _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
   ) throws(EarlyExit) -> Options {
     let actions = invocation.positionals
-    let input = invocation.string("input")
+    let input = invocation[Option.input]
     if input != nil, !actions.isEmpty {
       throw Loadctl.fail(
         usage: .invalidValue(
@@ -107,7 +110,7 @@ package enum CounterCommand: Subcommand {
     }
     return Options(
       script: script, actions: actions, input: input, work: work,
-      policy: invocation.defaultedChoice("policy"))
+      policy: invocation[Option.policy])
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)

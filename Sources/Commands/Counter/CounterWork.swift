@@ -25,20 +25,21 @@ package enum CounterWork: Sendable, Equatable {
   /// `--exec` is refused on virtual time, where real processes cannot run.
   /// - Throws: `UsageError` (exit 64) for a combination that cannot work.
   package init(_ invocation: Invocation, mode: RunMode) throws(UsageError) {
-    guard let exec = invocation.string("exec") else {
-      if invocation.isGiven("kill-after") {
+    typealias Option = CounterCommand.Option
+    guard let exec = invocation[Option.exec] else {
+      if invocation.isGiven(Option.killAfter) {
         throw .invalidValue("'--kill-after' only applies to '--exec'", command: "counter")
       }
-      self = .sleep(invocation.defaultedDuration("delay"))
+      self = .sleep(invocation[Option.delay])
       return
     }
     try ExternalCommand.requireRealTime("--exec", mode: mode, command: "counter")
-    if invocation.isGiven("delay") {
+    if invocation.isGiven(Option.delay) {
       throw .invalidValue(
         "'--delay' cannot be used with '--exec': the command's own run time is the delay",
         command: "counter")
     }
-    self = .command(exec, killAfter: invocation.defaultedDuration("kill-after"))
+    self = .command(exec, killAfter: invocation[Option.killAfter])
   }
 
   /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`.

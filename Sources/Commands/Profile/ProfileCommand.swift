@@ -2,6 +2,41 @@ import LoadctlCore
 
 /// `loadctl profile`: load a profile into a `LoadState`, with retries, cancellation and input.
 package enum ProfileCommand: Subcommand {
+  /// `profile`'s options, each declared once: the table lists them, `options(_:_:environment:)`
+  /// and ``ProfileSource`` read them.
+  enum Option {
+    static let latency = OptionKey.value(
+      "latency", .duration, help: "Delay of the built-in demo API.", default: "1s")
+    static let fail = OptionKey.value(
+      "fail", .string, valueName: "MESSAGE", help: "Make the demo API fail with MESSAGE.")
+    static let file = OptionKey.value(
+      "file", .file, valueName: "PATH",
+      help: "Load a JSON object with a string \"name\" from PATH.")
+    static let exec = OptionKey.value(
+      "exec", .command,
+      help: "Run CMD with /bin/sh -c on each load; its stdout is the profile JSON. A non-zero "
+        + "exit, a signal or output that is not a profile fails the load.")
+    static let url = OptionKey.value(
+      "url", .url,
+      help: "Load the profile JSON from URL with curl (-fsSL --max-time TIMEOUT): https, "
+        + "proxies and redirects work.")
+    static let header = OptionKey.values(
+      "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.")
+    static let timeout = OptionKey.value(
+      "timeout", .duration, help: "Timeout of each --exec or --url load.", default: "10s")
+    static let killAfter = OptionKey.value(
+      "kill-after", .duration,
+      help: "When a load is cancelled, wait this long after SIGTERM before SIGKILL.",
+      default: "2s")
+    static let retries = OptionKey.value(
+      "retries", .nonNegativeInt, help: "Retry a failed load N times.", default: "0")
+    static let backoff = OptionKey.value(
+      "backoff", .duration, help: "Wait before the first retry; doubles each time.",
+      default: "500ms")
+    static let input = OptionKey.value(
+      "input", .file, help: "Read actions (load, retry, cancel, quit) from FILE, or - for stdin.")
+  }
+
   package static let spec = CommandSpec(
     name: "profile",
     summary: "Load a profile: idle → loading → loaded | failed, with retry and cancel.",
@@ -12,33 +47,8 @@ package enum ProfileCommand: Subcommand {
       each optionally prefixed with +DURATION (wait after the previous line) or @DURATION.
       """,
     options: [
-      .value("latency", .duration, help: "Delay of the built-in demo API.", default: "1s"),
-      .value("fail", .string, valueName: "MESSAGE", help: "Make the demo API fail with MESSAGE."),
-      .value(
-        "file", .file, valueName: "PATH",
-        help: "Load a JSON object with a string \"name\" from PATH."),
-      .value(
-        "exec", .command,
-        help: "Run CMD with /bin/sh -c on each load; its stdout is the profile JSON. A non-zero "
-          + "exit, a signal or output that is not a profile fails the load."),
-      .value(
-        "url", .url,
-        help: "Load the profile JSON from URL with curl (-fsSL --max-time TIMEOUT): https, "
-          + "proxies and redirects work."),
-      .value(
-        "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.",
-        repeatable: true),
-      .value("timeout", .duration, help: "Timeout of each --exec or --url load.", default: "10s"),
-      .value(
-        "kill-after", .duration,
-        help: "When a load is cancelled, wait this long after SIGTERM before SIGKILL.",
-        default: "2s"),
-      .value("retries", .nonNegativeInt, help: "Retry a failed load N times.", default: "0"),
-      .value(
-        "backoff", .duration, help: "Wait before the first retry; doubles each time.",
-        default: "500ms"),
-      .value(
-        "input", .file, help: "Read actions (load, retry, cancel, quit) from FILE, or - for stdin."),
+      Option.latency, Option.fail, Option.file, Option.exec, Option.url, Option.header,
+      Option.timeout, Option.killAfter, Option.retries, Option.backoff, Option.input,
     ],
     examples: [
       "loadctl profile",
@@ -83,8 +93,8 @@ package enum ProfileCommand: Subcommand {
       throw Loadctl.fail(badInput: "\(error)", command: run.command, json: run.json)
     }
     return Options(
-      source: source, retries: invocation.defaultedInt("retries"),
-      backoff: invocation.defaultedDuration("backoff"), input: invocation.string("input"))
+      source: source, retries: invocation[Option.retries], backoff: invocation[Option.backoff],
+      input: invocation[Option.input])
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)

@@ -16,11 +16,12 @@ package enum ProfileSource: Sendable {
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when curl is
   ///   missing, `InputFile.Failure` or `LoadFailure` for a file that cannot be a profile (65).
   init(_ invocation: Invocation, mode: RunMode, environment: [String: String]) throws {
-    let latency = invocation.duration("latency")
-    let file = invocation.string("file")
-    let url = invocation.string("url")
-    let exec = invocation.string("exec")
-    let fail = invocation.string("fail")
+    typealias Option = ProfileCommand.Option
+    let latency = invocation[Option.latency]
+    let file = invocation[Option.file]
+    let url = invocation[Option.url]
+    let exec = invocation[Option.exec]
+    let fail = invocation[Option.fail]
     let given = [("--file", file), ("--url", url), ("--exec", exec)].filter { $0.1 != nil }
     if given.count > 1 {
       throw UsageError.invalidValue(
@@ -30,14 +31,15 @@ package enum ProfileSource: Sendable {
       throw UsageError.invalidValue(
         "'--fail' only applies to the demo API, not to '\(given[0].0)'", command: "profile")
     }
-    if file == "-", invocation.string("input") == "-" {
+    if file == "-", invocation[Option.input] == "-" {
       throw UsageError.invalidValue(
         "'--file -' and '--input -' cannot both read standard input", command: "profile")
     }
     let headers = try ExternalCommand.checkedOptions(
-      invocation, mode: mode, given: given.first?.0, runsProcess: url != nil || exec != nil)
-    let timeout = invocation.defaultedDuration("timeout")
-    let killAfter = invocation.defaultedDuration("kill-after")
+      headers: invocation[Option.header], command: invocation.command, mode: mode,
+      given: given.first?.0, runsProcess: url != nil || exec != nil)
+    let timeout = invocation[Option.timeout]
+    let killAfter = invocation[Option.killAfter]
     let times: [(String, JSONValue)] = [
       ("timeout_ms", .double(EventOutput.milliseconds(timeout))),
       ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
@@ -45,7 +47,7 @@ package enum ProfileSource: Sendable {
     if let file {
       let profile = try ProfileSource.readProfile(file)
       // The table's 1s default is the demo API's; a file loads at once unless asked otherwise.
-      let fileLatency = invocation.isGiven("latency") ? latency ?? .zero : .zero
+      let fileLatency = invocation.isGiven(Option.latency) ? latency : .zero
       self = .file(path: file, latency: fileLatency, preloaded: file == "-" ? profile : nil)
     } else if let url {
       if let problem = ExternalCommand.urlProblem(url) {
@@ -63,7 +65,7 @@ package enum ProfileSource: Sendable {
         ExternalCommand.shell(exec, killAfter: killAfter), timeout: timeout,
         options: [("source", "exec"), ("exec", .string(exec))] + times)
     } else {
-      self = .demo(latency: invocation.defaultedDuration("latency"), failure: fail)
+      self = .demo(latency: latency, failure: fail)
     }
   }
 

@@ -40,15 +40,16 @@ package enum ExternalCommand {
   /// The options every flow that runs commands shares, checked once: `--header` only with
   /// `--url` and well formed, and no real process on virtual time.
   ///
-  /// - Parameter given: The source option the command line chose (`--url`, `--exec`, or another
-  ///   that runs no process), if any.
+  /// - Parameters:
+  ///   - headers: The `--header` values, in order.
+  ///   - command: The subcommand, for the usage line.
+  ///   - given: The source option the command line chose (`--url`, `--exec`, or another that
+  ///     runs no process), if any.
   /// - Returns: The `--header` values.
   /// - Throws: `UsageError`.
   package static func checkedOptions(
-    _ invocation: Invocation, mode: RunMode, given: String?, runsProcess: Bool
+    headers: [String], command: String, mode: RunMode, given: String?, runsProcess: Bool
   ) throws(UsageError) -> [String] {
-    let command = invocation.command
-    let headers = invocation.strings("header")
     if !headers.isEmpty, given != "--url" {
       throw .invalidValue("'--header' only applies to '--url'", command: command)
     }

@@ -32,9 +32,9 @@ package struct RunMode: Sendable, Equatable {
   package let terminals: Terminals
 
   package init(_ invocation: Invocation, terminals: Terminals) {
-    isVirtual = invocation.defaultedString("clock") == "virtual"
-    interactive = invocation.flag("interactive")
-    readsKeys = terminals.stdin && !isVirtual && !invocation.flag("no-input")
+    isVirtual = invocation[CommandTable.clockOption] == .virtual
+    interactive = invocation[CommandTable.interactiveOption]
+    readsKeys = terminals.stdin && !isVirtual && !invocation[CommandTable.noInputOption]
     self.terminals = terminals
   }
 
@@ -78,8 +78,8 @@ package struct RunOptions: Sendable {
     style = Style.detect(
       isTerminal: terminals.stdout, noColorFlag: invocation.noColor, environment: environment)
     mode = RunMode(invocation, terminals: terminals)
-    tracePath = invocation.string("trace")
-    timeline = invocation.flag("timeline")
+    tracePath = invocation[CommandTable.traceOption]
+    timeline = invocation[CommandTable.timelineOption]
     width = HelpRenderer.width(columns: environment["COLUMNS"])
   }
 }

@@ -8,6 +8,49 @@ import LoadctlCore
 
 /// `loadctl search`: debounced, latest-wins search over typed queries, and the race without it.
 package enum SearchCommand: Subcommand {
+  /// `search`'s options, each declared once: the table lists them, `options(_:_:environment:)`,
+  /// ``SearchQueries`` and ``SearchSource`` read them.
+  enum Option {
+    static let type = OptionKey.value(
+      "type", .string, valueName: "TEXT", help: "Type TEXT one keystroke at a time.")
+    static let keystroke = OptionKey.value(
+      "keystroke", .duration, help: "Time between keystrokes of --type.", default: "120ms")
+    static let input = OptionKey.value(
+      "input", .file, help: "Read the search box's text from FILE, a line per change.")
+    static let debounce = OptionKey.value(
+      "debounce", .duration, help: "Pause after the last change before a request.",
+      default: "300ms")
+    static let naive = OptionKey.flag(
+      "naive", help: "No debounce, no cancellation: every response is applied.")
+    static let limit = OptionKey.value(
+      "limit", .positiveInt, help: "Show at most N results.", default: "10")
+    static let corpus = OptionKey.value(
+      "corpus", .file, help: "Search the lines of FILE instead of the built-in names.")
+    static let exec = OptionKey.value(
+      "exec", .command, valueName: "TEMPLATE",
+      help: "Run TEMPLATE with /bin/sh -c per request, the query in $LOADCTL_QUERY and each "
+        + "{query} (outside quotes and arithmetic) standing for \"$LOADCTL_QUERY\"; each "
+        + "stdout line is a result. A non-zero exit or a signal fails it.")
+    static let url = OptionKey.value(
+      "url", .url, valueName: "TEMPLATE",
+      help: "GET TEMPLATE with curl, {query} percent-encoded; expects a JSON array of strings.")
+    static let header = OptionKey.values(
+      "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.")
+    static let timeout = OptionKey.value(
+      "timeout", .duration, help: "Timeout of each --exec or --url request.", default: "10s")
+    static let killAfter = OptionKey.value(
+      "kill-after", .duration,
+      help: "When a request is cancelled, wait this long after SIGTERM before SIGKILL.",
+      default: "2s")
+    static let latency = OptionKey.value(
+      "latency", .duration, help: "Simulated delay of each request (0 with --exec or --url).",
+      default: "200ms")
+    static let jitter = OptionKey.value(
+      "jitter", .duration, help: "Random extra delay per request, up to DURATION.")
+    static let seed = OptionKey.value(
+      "seed", .nonNegativeInt, help: "Seed of the jitter, to reproduce a run.")
+  }
+
   package static let spec = CommandSpec(
     name: "search",
     summary: "Search as you type: debounce, latest wins, never a stale result (--naive: the race).",
@@ -23,38 +66,9 @@ package enum SearchCommand: Subcommand {
       process group down.
       """,
     options: [
-      .value("type", .string, valueName: "TEXT", help: "Type TEXT one keystroke at a time."),
-      .value(
-        "keystroke", .duration, help: "Time between keystrokes of --type.", default: "120ms"),
-      .value("input", .file, help: "Read the search box's text from FILE, a line per change."),
-      .value(
-        "debounce", .duration, help: "Pause after the last change before a request.",
-        default: "300ms"),
-      .flag("naive", help: "No debounce, no cancellation: every response is applied."),
-      .value("limit", .positiveInt, help: "Show at most N results.", default: "10"),
-      .value("corpus", .file, help: "Search the lines of FILE instead of the built-in names."),
-      .value(
-        "exec", .command, valueName: "TEMPLATE",
-        help: "Run TEMPLATE with /bin/sh -c per request, the query in $LOADCTL_QUERY and each "
-          + "{query} (outside quotes and arithmetic) standing for \"$LOADCTL_QUERY\"; each "
-          + "stdout line is a result. A non-zero exit or a signal fails it."),
-      .value(
-        "url", .url, valueName: "TEMPLATE",
-        help: "GET TEMPLATE with curl, {query} percent-encoded; expects a JSON array of strings."),
-      .value(
-        "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.",
-        repeatable: true),
-      .value(
-        "timeout", .duration, help: "Timeout of each --exec or --url request.", default: "10s"),
-      .value(
-        "kill-after", .duration,
-        help: "When a request is cancelled, wait this long after SIGTERM before SIGKILL.",
-        default: "2s"),
-      .value(
-        "latency", .duration, help: "Simulated delay of each request (0 with --exec or --url).",
-        default: "200ms"),
-      .value("jitter", .duration, help: "Random extra delay per request, up to DURATION."),
-      .value("seed", .nonNegativeInt, help: "Seed of the jitter, to reproduce a run."),
+      Option.type, Option.keystroke, Option.input, Option.debounce, Option.naive, Option.limit,
+      Option.corpus, Option.exec, Option.url, Option.header, Option.timeout, Option.killAfter,
+      Option.latency, Option.jitter, Option.seed,
     ],
     positionals: [
       PositionalSpec(name: "query", help: "Search for this one query.", isOptional: true)
@@ -104,10 +118,10 @@ package enum SearchCommand: Subcommand {
     } catch {
       throw Loadctl.fail(badInput: "\(error)", command: run.command, json: run.json)
     }
-    let naive = invocation.flag("naive")
+    let naive = invocation[Option.naive]
     return Options(
       queries: queries, source: source, naive: naive,
-      debounce: naive ? .zero : invocation.defaultedDuration("debounce"))
+      debounce: naive ? .zero : invocation[Option.debounce])
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)

@@ -19,9 +19,10 @@ struct SearchQueries: Sendable {
   /// Picks exactly one source from the options.
   /// - Throws: `UsageError` when none or several are given, or an option does not apply.
   init(_ invocation: Invocation, mode: RunMode) throws(UsageError) {
+    typealias Option = SearchCommand.Option
     let query = invocation.positionals.first
-    let typed = invocation.string("type")
-    let input = invocation.string("input")
+    let typed = invocation[Option.type]
+    let input = invocation[Option.input]
     let given = [
       query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
     ]
@@ -37,10 +38,10 @@ struct SearchQueries: Sendable {
           : "\(given.map { "'\($0)'" }.joined(separator: " and ")) cannot be used together",
         command: "search")
     }
-    if typed == nil, invocation.isGiven("keystroke") {
+    if typed == nil, invocation.isGiven(Option.keystroke) {
       throw UsageError.invalidValue("'--keystroke' only applies to '--type'", command: "search")
     }
-    if invocation.flag("naive"), invocation.isGiven("debounce") {
+    if invocation[Option.naive], invocation.isGiven(Option.debounce) {
       throw UsageError.invalidValue(
         "'--debounce' does not apply to '--naive', which never debounces", command: "search")
     }
@@ -48,7 +49,7 @@ struct SearchQueries: Sendable {
       guard !typed.isEmpty else {
         throw UsageError.invalidValue("'--type' needs at least one character", command: "search")
       }
-      let keystroke = invocation.defaultedDuration("keystroke")
+      let keystroke = invocation[Option.keystroke]
       // The last keystroke's line is `@OFFSET …`, and an offset past `maxDuration` would be
       // rejected as a bad input line the user never wrote.
       guard keystroke * (typed.count - 1) <= maxDuration else {

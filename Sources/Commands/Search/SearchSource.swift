@@ -30,24 +30,27 @@ package struct SearchSource: Sendable {
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when `--url`
   ///   cannot find curl, `InputFile.Failure` for a corpus file that cannot be used (exit 65).
   init(_ invocation: Invocation, mode: RunMode, environment: [String: String]) throws {
-    let corpus = invocation.string("corpus")
-    let url = invocation.string("url")
-    let exec = invocation.string("exec")
+    typealias Option = SearchCommand.Option
+    let corpus = invocation[Option.corpus]
+    let url = invocation[Option.url]
+    let exec = invocation[Option.exec]
     let given = [("--corpus", corpus), ("--url", url), ("--exec", exec)].filter { $0.1 != nil }
     if given.count > 1 {
       throw UsageError.invalidValue(
         "'\(given[0].0)' and '\(given[1].0)' cannot be used together", command: "search")
     }
     let runsProcesses = url != nil || exec != nil
-    if !runsProcesses, let option = ["timeout", "kill-after"].first(where: invocation.isGiven) {
+    if !runsProcesses,
+      let option = [Option.timeout, Option.killAfter].first(where: invocation.isGiven)
+    {
       throw UsageError.invalidValue(
-        "'--\(option)' only applies to '--url' and '--exec'", command: "search")
+        "'\(option.spec.longForm)' only applies to '--url' and '--exec'", command: "search")
     }
     let headers = try ExternalCommand.checkedOptions(
-      invocation, mode: mode, given: given.first?.0, runsProcess: runsProcesses)
+      headers: invocation[Option.header], command: invocation.command, mode: mode,
+      given: given.first?.0, runsProcess: runsProcesses)
     let limits = Limits(
-      timeout: invocation.defaultedDuration("timeout"),
-      killAfter: invocation.defaultedDuration("kill-after"))
+      timeout: invocation[Option.timeout], killAfter: invocation[Option.killAfter])
     if let url {
       let template = try SearchURLTemplate(url)
       let curl = try ExternalCommand.curl(environment: environment, task: "search")
@@ -60,14 +63,15 @@ package struct SearchSource: Sendable {
       backend = .builtIn
     }
     // A real backend has its own latency: the simulated one is then only what is asked for.
-    let simulated = !runsProcesses || invocation.isGiven("latency")
+    let simulated = !runsProcesses || invocation.isGiven(Option.latency)
     // Virtual time promises the same output for the same command line: its default seed is 0.
     let seed =
-      invocation.int("seed").map { UInt64($0) } ?? (mode.isVirtual ? 0 : SearchLatency.randomSeed())
+      invocation[Option.seed].map { UInt64($0) }
+      ?? (mode.isVirtual ? 0 : SearchLatency.randomSeed())
     latency = SearchLatency(
-      latency: simulated ? invocation.defaultedDuration("latency") : .zero,
-      jitter: invocation.duration("jitter") ?? .zero, seed: seed)
-    limit = invocation.defaultedInt("limit")
+      latency: simulated ? invocation[Option.latency] : .zero,
+      jitter: invocation[Option.jitter] ?? .zero, seed: seed)
+    limit = invocation[Option.limit]
   }
 
   /// The source's settings for the `start` event; `--header` values redacted.

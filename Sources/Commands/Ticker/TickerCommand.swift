@@ -2,6 +2,38 @@ import LoadctlCore
 
 /// `loadctl ticker`: a live price feed whose producer stops when its consumer does.
 package enum TickerCommand: Subcommand {
+  /// `ticker`'s options, each declared once: the table lists them, `options(_:_:environment:)`
+  /// reads them.
+  enum Option {
+    static let interval = OptionKey.value(
+      "interval", .duration,
+      help: "Time between random prices; 0 makes them as fast as they can be shown.",
+      default: "1s")
+    static let min = OptionKey.value(
+      "min", .double, valueName: "PRICE", help: "Lowest random price.", default: "90")
+    static let max = OptionKey.value(
+      "max", .double, valueName: "PRICE", help: "Highest random price.", default: "110")
+    static let seed = OptionKey.value(
+      "seed", .nonNegativeInt,
+      help: "Seed of the random prices (SplitMix64); without it a random seed, shown in start.")
+    static let count = OptionKey.value("count", .positiveInt, help: "Stop after N ticks.")
+    static let buffer = OptionKey.value(
+      "buffer", .suggested(["newest:1024", "oldest:1024", "unbounded"]), valueName: "POLICY",
+      help: "When a live feed outruns the output: newest:N, oldest:N or unbounded.",
+      default: TickerBuffer.default.description)
+    static let from = OptionKey.value(
+      "from", .file,
+      help: "Read prices from FILE, or - for stdin, one number per line, as they arrive.")
+    static let exec = OptionKey.value(
+      "exec", .command,
+      help: "Run CMD with /bin/sh -c and read its stdout lines as with --from. It is torn "
+        + "down when the feed stops; a non-zero exit or a signal is reported (exit 1).")
+    static let killAfter = OptionKey.value(
+      "kill-after", .duration,
+      help: "When the feed stops while the --exec command runs, wait this long after SIGTERM "
+        + "before SIGKILL.", default: "2s")
+  }
+
   package static let spec = CommandSpec(
     name: "ticker",
     summary: "Watch a live price feed: an AsyncStream whose producer stops with its consumer.",
@@ -19,31 +51,8 @@ package enum TickerCommand: Subcommand {
       consumer and never drop.
       """,
     options: [
-      .value(
-        "interval", .duration,
-        help: "Time between random prices; 0 makes them as fast as they can be shown.",
-        default: "1s"),
-      .value("min", .double, valueName: "PRICE", help: "Lowest random price.", default: "90"),
-      .value("max", .double, valueName: "PRICE", help: "Highest random price.", default: "110"),
-      .value(
-        "seed", .nonNegativeInt,
-        help: "Seed of the random prices (SplitMix64); without it a random seed, shown in start."),
-      .value("count", .positiveInt, help: "Stop after N ticks."),
-      .value(
-        "buffer", .suggested(["newest:1024", "oldest:1024", "unbounded"]), valueName: "POLICY",
-        help: "When a live feed outruns the output: newest:N, oldest:N or unbounded.",
-        default: TickerBuffer.default.description),
-      .value(
-        "from", .file,
-        help: "Read prices from FILE, or - for stdin, one number per line, as they arrive."),
-      .value(
-        "exec", .command,
-        help: "Run CMD with /bin/sh -c and read its stdout lines as with --from. It is torn "
-          + "down when the feed stops; a non-zero exit or a signal is reported (exit 1)."),
-      .value(
-        "kill-after", .duration,
-        help: "When the feed stops while the --exec command runs, wait this long after SIGTERM "
-          + "before SIGKILL.", default: "2s"),
+      Option.interval, Option.min, Option.max, Option.seed, Option.count, Option.buffer,
+      Option.from, Option.exec, Option.killAfter,
     ],
     examples: [
       "loadctl ticker",
@@ -108,11 +117,11 @@ package enum TickerCommand: Subcommand {
     _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
   ) throws(EarlyExit) -> Options {
     do throws(UsageError) {
-      let buffer = try TickerBuffer.parse(invocation.defaultedString("buffer"))
+      let buffer = try TickerBuffer.parse(invocation[Option.buffer])
       let exec = try execSettings(invocation, mode: run.mode)
       return Options(
         buffer: buffer, random: try randomSettings(invocation, mode: run.mode), exec: exec,
-        from: invocation.string("from"), count: invocation.int("count"))
+        from: invocation[Option.from], count: invocation[Option.count])
     } catch {
       throw Loadctl.fail(usage: error, json: run.json)
     }
@@ -181,18 +190,17 @@ package enum TickerCommand: Subcommand {
   static func execSettings(_ invocation: Invocation, mode: RunMode) throws(UsageError)
     -> ExecSettings?
   {
-    guard let command = invocation.string("exec") else {
-      if invocation.isGiven("kill-after") {
+    guard let command = invocation[Option.exec] else {
+      if invocation.isGiven(Option.killAfter) {
         throw .invalidValue("'--kill-after' only applies to '--exec'", command: "ticker")
       }
       return nil
     }
-    if invocation.isGiven("from") {
+    if invocation.isGiven(Option.from) {
       throw .invalidValue("'--exec' and '--from' cannot be used together", command: "ticker")
     }
     try ExternalCommand.requireRealTime("--exec", mode: mode, command: "ticker")
-    return ExecSettings(
-      command: command, killAfter: invocation.defaultedDuration("kill-after"))
+    return ExecSettings(command: command, killAfter: invocation[Option.killAfter])
   }
 
   /// The random feed's settings, or `nil` with `--from` or `--exec`.
@@ -201,26 +209,31 @@ package enum TickerCommand: Subcommand {
   static func randomSettings(_ invocation: Invocation, mode: RunMode) throws(UsageError)
     -> RandomSettings?
   {
-    if let source = ["from", "exec"].first(where: { invocation.isGiven($0) }) {
-      let misplaced = ["interval", "min", "max", "seed"].filter { invocation.isGiven($0) }
-      if let name = misplaced.first {
+    if let source = [Option.from, Option.exec].first(where: { invocation.isGiven($0) }) {
+      let randomFeed: [any OptionKeyProtocol] = [
+        Option.interval, Option.min, Option.max, Option.seed,
+      ]
+      if let misplaced = randomFeed.first(where: { invocation.isGiven($0) }) {
         throw .invalidValue(
-          "'--\(name)' cannot be used with '--\(source)' (it sets the random feed)",
+          "'\(misplaced.spec.longForm)' cannot be used with '\(source.spec.longForm)' (it sets "
+            + "the random feed)",
           command: "ticker")
       }
       return nil
     }
-    let min = invocation.defaultedDouble("min")
-    let max = invocation.defaultedDouble("max")
+    let min = invocation[Option.min]
+    let max = invocation[Option.max]
     // Virtual time promises the same output for the same command line: its default seed is 0.
     let seed =
-      invocation.int("seed").map(UInt64.init) ?? (mode.isVirtual ? 0 : SeededGenerator.systemSeed())
+      invocation[Option.seed].map(UInt64.init)
+      ?? (mode.isVirtual ? 0 : SeededGenerator.systemSeed())
     let prices: RandomPrices
     do throws(RandomPrices.RangeProblem) {
       prices = try RandomPrices(seed: seed, min: min, max: max)
     } catch {
-      let range =
-        "'--min \(invocation.defaultedString("min"))' and '--max \(invocation.defaultedString("max"))'"
+      // As written, so the message quotes the user's own words.
+      let written = (min: invocation.text(Option.min) ?? "", max: invocation.text(Option.max) ?? "")
+      let range = "'--min \(written.min)' and '--max \(written.max)'"
       let message =
         switch error {
         case .notIncreasing: "\(range): --min must be less than --max"
@@ -229,7 +242,6 @@ package enum TickerCommand: Subcommand {
         }
       throw .invalidValue(message, command: "ticker")
     }
-    return RandomSettings(
-      prices: prices, seed: seed, interval: invocation.defaultedDuration("interval"))
+    return RandomSettings(prices: prices, seed: seed, interval: invocation[Option.interval])
   }
 }

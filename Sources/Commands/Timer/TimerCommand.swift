@@ -3,6 +3,21 @@ import LoadctlCore
 /// `loadctl timer`: TCA's `Timers` example, started at once, stopped by a tick limit, a duration,
 /// input lines or Ctrl-C.
 package enum TimerCommand: Subcommand {
+  /// `timer`'s options, each declared once: the table lists them, `options(_:_:environment:)`
+  /// reads them.
+  enum Option {
+    static let interval = OptionKey.value(
+      "interval", .duration, help: "Time between ticks.", default: "1s")
+    static let ticks = OptionKey.value(
+      "ticks", .positiveInt, help: "End when the tick count reaches N.")
+    static let duration = OptionKey.value(
+      "duration", .duration, help: "End after DURATION, running or not.")
+    static let paused = OptionKey.flag(
+      "paused", help: "Start stopped, for --input or keys to start.")
+    static let input = OptionKey.value(
+      "input", .file, help: "Read actions (toggle, start, stop, reset) from FILE, or - for stdin.")
+  }
+
   package static let spec = CommandSpec(
     name: "timer",
     summary: "A drift-free timer effect: toggle, tick, stop, reset; one timer id, latest policy.",
@@ -15,15 +30,7 @@ package enum TimerCommand: Subcommand {
       without --input, the keys space (toggle), s, p, r and q (quit). Turning the timer on again \
       waits until the old timer effect has ended: never two timers ticking.
       """,
-    options: [
-      .value("interval", .duration, help: "Time between ticks.", default: "1s"),
-      .value("ticks", .positiveInt, help: "End when the tick count reaches N."),
-      .value("duration", .duration, help: "End after DURATION, running or not."),
-      .flag("paused", help: "Start stopped, for --input or keys to start."),
-      .value(
-        "input", .file, help: "Read actions (toggle, start, stop, reset) from FILE, or - for stdin."
-      ),
-    ],
+    options: [Option.interval, Option.ticks, Option.duration, Option.paused, Option.input],
     examples: [
       "loadctl timer --ticks 5",
       "loadctl timer --interval 10ms --ticks 1000 --quiet",
@@ -60,9 +67,9 @@ package enum TimerCommand: Subcommand {
     _ invocation: Invocation, _ run: RunOptions, environment: [String: String]
   ) throws(EarlyExit) -> Options {
     let options = Options(
-      interval: invocation.defaultedDuration("interval"), tickLimit: invocation.int("ticks"),
-      duration: invocation.duration("duration"), paused: invocation.flag("paused"),
-      input: invocation.string("input"))
+      interval: invocation[Option.interval], tickLimit: invocation[Option.ticks],
+      duration: invocation[Option.duration], paused: invocation[Option.paused],
+      input: invocation[Option.input])
     if let problem = problem(options, invocation, mode: run.mode) {
       throw Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: run.json)
     }
@@ -87,10 +94,13 @@ package enum TimerCommand: Subcommand {
 
   /// What the parser cannot check alone: zero durations, and `--paused` without `--input`.
   static func problem(_ options: Options, _ invocation: Invocation, mode: RunMode) -> String? {
-    for (name, value) in [("interval", options.interval), ("duration", options.duration)] {
+    let durations: [(key: any OptionKeyProtocol, value: Duration?)] = [
+      (Option.interval, options.interval), (Option.duration, options.duration),
+    ]
+    for (key, value) in durations {
       guard let value, value <= .zero else { continue }
-      let text = invocation.string(name) ?? "0"
-      return "invalid value '\(text)' for '--\(name)' (must be more than 0)"
+      let text = invocation.text(key) ?? "0"
+      return "invalid value '\(text)' for '\(key.spec.longForm)' (must be more than 0)"
     }
     // Keys can start a paused timer only when the run reads them (see `TimerRun.wantsKeys`).
     let keys = TimerRun.wantsKeys(

@@ -20,6 +20,9 @@ func fixtureInvocation(
 }
 
 @Suite struct ParserTests {
+  typealias RunOption = CLIFixture.RunOption
+  typealias TickOption = CLIFixture.TickOption
+
   @Test func noArgumentsShowTopLevelHelp() throws {
     #expect(try parseWithFixture([]) == .help(command: nil))
   }
@@ -80,32 +83,32 @@ func fixtureInvocation(
   ])
   func valueFormsAreEquivalent(arguments: [String]) throws {
     let parsed = try fixtureInvocation(arguments)
-    #expect(parsed?.int("rate") == 5)
+    #expect(parsed?[RunOption.rate] == 5)
     #expect(parsed?.positionals == ["http://h"])
     #expect(parsed?.command == "run")
   }
 
   @Test func clusteredShortFlagsMayEndWithAValueOption() throws {
     let parsed = try fixtureInvocation(["run", "-nqr", "7", "http://h"])
-    #expect(parsed?.flag("dry-run") == true)
+    #expect(parsed?[RunOption.dryRun] == true)
     #expect(parsed?.quiet == true)
-    #expect(parsed?.int("rate") == 7)
+    #expect(parsed?[RunOption.rate] == 7)
   }
 
   @Test func negativeNumbersAreValues() throws {
     let spaced = try fixtureInvocation(["run", "--offset", "-5", "--min", "-5.5", "http://h"])
-    #expect(spaced?.int("offset") == -5)
-    #expect(spaced?.double("min") == -5.5)
+    #expect(spaced?[RunOption.offset] == -5)
+    #expect(spaced?[RunOption.min] == -5.5)
     let joined = try fixtureInvocation(["run", "--offset=-3", "--min=-.25", "http://h"])
-    #expect(joined?.int("offset") == -3)
-    #expect(joined?.double("min") == -0.25)
+    #expect(joined?[RunOption.offset] == -3)
+    #expect(joined?[RunOption.min] == -0.25)
     let positional = try fixtureInvocation(["tick", "-5", "-1.5"])
     #expect(positional?.positionals == ["-5", "-1.5"])
   }
 
   @Test func doubleDashEndsOptions() throws {
     let parsed = try fixtureInvocation(["tick", "--input", "-", "--", "-q", "--json", "--"])
-    #expect(parsed?.string("input") == "-")
+    #expect(parsed?[TickOption.input] == "-")
     #expect(parsed?.positionals == ["-q", "--json", "--"])
     #expect(parsed?.quiet == false)
     #expect(parsed?.json == false)
@@ -124,40 +127,40 @@ func fixtureInvocation(
 
   @Test func theLastValueOfANonRepeatableOptionWins() throws {
     let parsed = try fixtureInvocation(["run", "--rate", "5", "-r", "9", "--rate=7", "http://h"])
-    #expect(parsed?.int("rate") == 7)
-    #expect(parsed?.strings("rate") == ["7"])
+    #expect(parsed?[RunOption.rate] == 7)
+    #expect(parsed?.text(RunOption.rate) == "7")
   }
 
   @Test func repeatableOptionsKeepEveryValueInOrder() throws {
     let parsed = try fixtureInvocation([
       "run", "-H", "a: 1", "--header=b: 2", "http://h", "-H", "c",
     ])
-    #expect(parsed?.strings("header") == ["a: 1", "b: 2", "c"])
-    #expect(parsed?.string("header") == "c")
+    #expect(parsed?[RunOption.header] == ["a: 1", "b: 2", "c"])
+    #expect(parsed?.text(RunOption.header) == "c")
   }
 
-  @Test func gettersFallBackToTheTableDefaults() throws {
+  @Test func optionsFallBackToTheTableDefaults() throws {
     let parsed = try fixtureInvocation(["run", "http://h"])
-    #expect(parsed?.int("rate") == 10)
-    #expect(parsed?.duration("latency") == .milliseconds(300))
-    #expect(parsed?.string("policy") == "drop")
-    #expect(parsed?.int("count") == nil)
-    #expect(parsed?.double("min") == nil)
-    #expect(parsed?.strings("header") == [])
-    #expect(parsed?.isGiven("rate") == false)
-    #expect(parsed?.flag("dry-run") == false)
+    #expect(parsed?[RunOption.rate] == 10)
+    #expect(parsed?[RunOption.latency] == .milliseconds(300))
+    #expect(parsed?[RunOption.policy] == "drop")
+    #expect(parsed?[RunOption.count] == nil)
+    #expect(parsed?[RunOption.min] == nil)
+    #expect(parsed?[RunOption.header] == [])
+    #expect(parsed?.isGiven(RunOption.rate) == false)
+    #expect(parsed?[RunOption.dryRun] == false)
   }
 
-  @Test func typedGettersReturnParsedValues() throws {
+  @Test func optionsAreReadAsParsedValues() throws {
     let parsed = try fixtureInvocation([
       "run", "--latency", "1.5s", "--policy", "queue", "--count", "0", "--min", "2e3",
       "https://example.com:8443/path?q=1",
     ])
-    #expect(parsed?.duration("latency") == .milliseconds(1500))
-    #expect(parsed?.string("policy") == "queue")
-    #expect(parsed?.int("count") == 0)
-    #expect(parsed?.double("min") == 2000)
-    #expect(parsed?.isGiven("latency") == true)
+    #expect(parsed?[RunOption.latency] == .milliseconds(1500))
+    #expect(parsed?[RunOption.policy] == "queue")
+    #expect(parsed?[RunOption.count] == 0)
+    #expect(parsed?[RunOption.min] == 2000)
+    #expect(parsed?.isGiven(RunOption.latency) == true)
     #expect(parsed?.positionals == ["https://example.com:8443/path?q=1"])
   }
 
@@ -167,7 +170,7 @@ func fixtureInvocation(
   }
 
   @Test func aLoneDashIsAValue() throws {
-    #expect(try fixtureInvocation(["tick", "-i", "-"])?.string("input") == "-")
+    #expect(try fixtureInvocation(["tick", "-i", "-"])?[TickOption.input] == "-")
     #expect(try fixtureInvocation(["tick", "-"])?.positionals == ["-"])
   }
 

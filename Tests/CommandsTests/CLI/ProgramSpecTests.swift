@@ -21,11 +21,11 @@ import Testing
           name: "go",
           summary: "",
           options: [
-            .value("wait", .duration, help: "", default: "5"),
-            .value("mode", .choice(["a b"]), help: ""),
-            .flag("json", help: ""),
-            .flag("all", short: "h", help: ""),
-            .flag("Loud", help: ""),
+            OptionKey.value("wait", .duration, help: "", default: "5"),
+            OptionKey.value("mode", .choice(["a b"]), help: ""),
+            OptionKey.flag("json", help: ""),
+            OptionKey.flag("all", short: "h", help: ""),
+            OptionKey.flag("Loud", help: ""),
           ],
           positionals: [
             PositionalSpec(name: "rest", help: "", isRepeating: true),
@@ -79,7 +79,7 @@ import Testing
       name: "x", version: "1", overview: "",
       commands: [
         CommandSpec(
-          name: "go", summary: "", options: [.value("mode", .suggested([]), help: "")],
+          name: "go", summary: "", options: [OptionKey.value("mode", .suggested([]), help: "")],
           positionals: [PositionalSpec(name: "what", help: "", kind: .suggested(["a b"]))])
       ])
     #expect(
