@@ -127,8 +127,9 @@ extension RunnableFlow where Tally == Void {
 
 /// Runs any ``RunnableFlow``: the one place where a flow's input is assembled and its store run.
 package enum FlowRunner {
-  /// Runs `flow` to its end. Actions come from its initial actions, then `lines` (each rejected
-  /// line reported) or keys at a terminal, as `keys` says, when the flow has a key map.
+  /// Runs `flow` to its end. Actions come from its initial actions, then its own feed (see
+  /// ``RunnableFlow/withFeed(context:_:)``), else `lines` (each rejected line reported) or keys
+  /// at a terminal, as `keys` says, when the flow has a key map.
   ///
   /// - Parameter actions: Actions already parsed (the counter's arguments, with their times);
   ///   they take the place of `lines` and keys.
