@@ -58,7 +58,7 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
   /// Parses one action word: `+`/`inc`/`increment`, `-`/`dec`/`decrement`, `d`/`delayed`,
   /// `c`/`cancel`.
   package static func parse(_ text: String) -> Result<CounterAction, LineProblem> {
-    let word = text.lowercased()
+    let word = text.lowercasedWord
     if let match = spellings.first(where: { $0.words.contains(word) }) {
       return .success(match.action)
     }

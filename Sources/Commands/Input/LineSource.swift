@@ -86,7 +86,12 @@ package enum LineSource {
 }
 
 /// Splits bytes into lines, numbering them and checking length and UTF-8.
+///
+/// A line that lies within one chunk becomes its `String` straight from the chunk: its bytes are
+/// copied once. Only a line cut by a chunk's end is gathered first.
 package struct LineSplitter: Sendable {
+  /// The start of a line cut by the end of the last chunk, at most ``LineSource/maxLineLength``
+  /// bytes of it.
   private var pending: [UInt8] = []
   private var number = 0
   private var overlong = false
@@ -96,15 +101,18 @@ package struct LineSplitter: Sendable {
   /// Returns the complete lines in `bytes` (plus what was pending).
   package mutating func feed(_ bytes: ArraySlice<UInt8>) -> [RawLine] {
     var lines: [RawLine] = []
-    for byte in bytes {
-      if byte == UInt8(ascii: "\n") {
-        lines.append(take())
-      } else if pending.count < LineSource.maxLineLength {
-        pending.append(byte)
+    var start = bytes.startIndex
+    while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if pending.isEmpty, !overlong {
+        number += 1
+        lines.append(Self.line(bytes[start..<newline], number: number))
       } else {
-        overlong = true
+        gather(bytes[start..<newline])
+        lines.append(take())
       }
+      start = bytes.index(after: newline)
     }
+    gather(bytes[start...])
     return lines
   }
 
@@ -113,24 +121,39 @@ package struct LineSplitter: Sendable {
     pending.isEmpty && !overlong ? [] : [take()]
   }
 
+  /// Keeps the start of a cut line, up to the longest accepted.
+  private mutating func gather(_ bytes: ArraySlice<UInt8>) {
+    let room = LineSource.maxLineLength - pending.count
+    if bytes.count > room {
+      overlong = true
+      pending += bytes.prefix(max(room, 0))
+    } else {
+      pending += bytes
+    }
+  }
+
   private mutating func take() -> RawLine {
     number += 1
     defer {
       pending.removeAll(keepingCapacity: true)
       overlong = false
     }
-    return overlong ? Self.overlong(number: number) : Self.line(pending, number: number)
+    return overlong ? Self.overlong(number: number) : Self.line(pending[...], number: number)
   }
 
   /// A line's bytes (without its newline) as an input line: without a final `\r`, rejected
   /// when longer than ``LineSource/maxLineLength`` or not UTF-8.
-  package static func line(_ bytes: [UInt8], number: Int) -> RawLine {
+  package static func line(_ bytes: ArraySlice<UInt8>, number: Int) -> RawLine {
     guard bytes.count <= LineSource.maxLineLength else { return overlong(number: number) }
-    let text = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes[...]
-    guard let text = String(validating: text, as: UTF8.self) else {
+    let text = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+    // ASCII, the common case, is valid UTF-8 as it is.
+    if text.allSatisfy({ $0 < 0x80 }) {
+      return RawLine(number: number, text: String(decoding: text, as: UTF8.self), problem: nil)
+    }
+    guard let decoded = String(validating: text, as: UTF8.self) else {
       return RawLine(number: number, text: nil, problem: "not valid UTF-8")
     }
-    return RawLine(number: number, text: text, problem: nil)
+    return RawLine(number: number, text: decoded, problem: nil)
   }
 
   /// The rejected line `number`, longer than ``LineSource/maxLineLength``.

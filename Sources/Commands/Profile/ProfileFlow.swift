@@ -76,7 +76,7 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
 
   /// Parses an `--input` line: `load`, `retry`, `cancel`, `quit`.
   package static func parse(_ text: String) -> Result<ProfileAction, LineProblem> {
-    switch text.lowercased() {
+    switch text.lowercasedWord {
     case "load", "l": .success(.load)
     case "retry", "r": .success(.retry)
     case "cancel", "c": .success(.cancel)

@@ -91,6 +91,7 @@ struct CommandLines: AsyncIteratorProtocol {
       pieces = true
       bytes = rest
     }
-    return pieces ? LineSplitter.overlong(number: number) : LineSplitter.line(bytes, number: number)
+    return pieces
+      ? LineSplitter.overlong(number: number) : LineSplitter.line(bytes[...], number: number)
   }
 }

@@ -51,7 +51,7 @@ package enum TimerAction: Sendable, Equatable, ReportableAction {
 
   /// Parses an `--input` line: `toggle`/`t`, `start`/`s`, `stop`/`p`, `reset`/`r`.
   package static func parse(_ text: String) -> Result<TimerAction, LineProblem> {
-    switch text.lowercased() {
+    switch text.lowercasedWord {
     case "toggle", "t": return .success(.toggle)
     case "start", "s": return .success(.start)
     case "stop", "p": return .success(.stop)
