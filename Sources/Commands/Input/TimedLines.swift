@@ -138,10 +138,7 @@ package struct TimedLines<Value: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Value
   package typealias Failure = Never
 
-  let lines: RawLines
-  let clock: LineClock
-  let parse: @Sendable (String) -> Result<Value, LineProblem>
-  let reject: @Sendable (InputError) -> Void
+  private let makeReader: @Sendable () -> TimedLineReader<RawLines.Iterator, Value>
 
   /// See ``TimedLineReader/init(lines:clock:parse:reject:)``.
   package init(
@@ -149,14 +146,11 @@ package struct TimedLines<Value: Sendable>: AsyncSequence, Sendable {
     parse: @escaping @Sendable (String) -> Result<Value, LineProblem>,
     reject: @escaping @Sendable (InputError) -> Void
   ) {
-    self.lines = lines
-    self.clock = clock
-    self.parse = parse
-    self.reject = reject
+    makeReader = {
+      TimedLineReader(
+        lines: lines.makeAsyncIterator(), clock: clock, parse: parse, reject: reject)
+    }
   }
 
-  package func makeAsyncIterator() -> TimedLineReader<RawLines.Iterator, Value> {
-    TimedLineReader(
-      lines: lines.makeAsyncIterator(), clock: clock, parse: parse, reject: reject)
-  }
+  package func makeAsyncIterator() -> TimedLineReader<RawLines.Iterator, Value> { makeReader() }
 }
