@@ -34,7 +34,7 @@ _loadctl() {
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "${COMP_WORDS[i]}" in
-      --clock|--trace)
+      --clock|--trace|--deny|--allow)
         [[ ${COMP_WORDS[i+1]} == "=" ]] && i=$((i + 1))
         i=$((i + 1)) ;;
       -* | =) ;;
@@ -49,9 +49,10 @@ _loadctl() {
       case "$opt" in
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --trace) _loadctl_files; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --version --help -h"
+        _loadctl_reply "--json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --version --help -h"
       else
         _loadctl_reply "profile search counter timer ticker help completions"
       fi
@@ -62,9 +63,10 @@ _loadctl() {
         --file|--input|--trace) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
       fi
       ;;
     search)
@@ -73,9 +75,10 @@ _loadctl() {
         --input|--corpus|--trace) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
       fi
       ;;
     counter)
@@ -85,9 +88,10 @@ _loadctl() {
         --policy) _loadctl_reply "drop latest queue parallel"; return ;;
         --input|--trace) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--delay --exec --kill-after --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--delay --exec --kill-after --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
       else
         _loadctl_reply "+ - d c increment decrement delayed cancel"
       fi
@@ -97,9 +101,10 @@ _loadctl() {
         --interval|--ticks|--duration) return ;;
         --input|--trace) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--interval --ticks --duration --paused --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--interval --ticks --duration --paused --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
       fi
       ;;
     ticker)
@@ -109,9 +114,10 @@ _loadctl() {
         --from|--trace) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--interval --min --max --seed --count --buffer --from --exec --kill-after --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --help -h"
+        _loadctl_reply "--interval --min --max --seed --count --buffer --from --exec --kill-after --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
       fi
       ;;
     help)

@@ -11,7 +11,7 @@ function __loadctl_subcommand --description 'Print the subcommand word, if any'
             continue
         end
         switch $token
-            case --clock --trace
+            case --clock --trace --deny --allow
                 set skip 1
             case '-*'
             case '*'
@@ -53,6 +53,8 @@ complete -c loadctl -n __loadctl_takes_globals -l no-input -d 'Never read keys f
 complete -c loadctl -n __loadctl_takes_globals -l clock -x -a 'continuous\\t virtual\\t' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
 complete -c loadctl -n __loadctl_takes_globals -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'
 complete -c loadctl -n __loadctl_takes_globals -l timeline -d 'At the end, draw each effect\'s lifetime on stderr (█ running, ✓ ╳ ✗ ends).'
+complete -c loadctl -n __loadctl_takes_globals -l deny -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'End with status 3 when one of these lints is raised (all for every lint): needs-sigkill, left-behind, backlog, starved, dropped, late.'
+complete -c loadctl -n __loadctl_takes_globals -l allow -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'Never report these lints (all for every lint).'
 complete -c loadctl -s h -l help -d 'Show help information.'
 complete -c loadctl -n '__loadctl_using profile' -l latency -x -d 'Delay of the built-in demo API.'
 complete -c loadctl -n '__loadctl_using profile' -l fail -x -d 'Make the demo API fail with MESSAGE.'

@@ -29,6 +29,8 @@ import Testing
     }
     #expect(text.stdout == transcript.expectedText, "text output of \(name)")
     #expect(json.stdout == transcript.expectedJSON, "JSON output of \(name)")
+    #expect(!json.stdout.contains(#""event":"warning""#), "\(name) raises no lint")
+    #expect(!text.stdout.contains("warning["), "\(name) raises no lint")
     #expect(text.status == transcript.expectedStatus, "status of \(name)")
     #expect(json.status == transcript.expectedStatus, "status of \(name) with --json")
     if SchemaValidator.isAvailable, let command = transcript.arguments.first {

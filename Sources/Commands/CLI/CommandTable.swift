@@ -1,3 +1,5 @@
+import LoadctlCore
+
 /// The one table of subcommands: parsing, help, completions and dispatch all read it.
 package enum CommandTable {
   /// The program's version, printed by `--version`.
@@ -34,12 +36,14 @@ package enum CommandTable {
       it happens. Text by default; JSON Lines with --json.
       """,
     globalOptions: ProgramSpec.standardGlobals + [
-      interactiveOption, noInputOption, clockOption, traceOption, timelineOption,
+      interactiveOption, noInputOption, clockOption, traceOption, timelineOption, denyOption,
+      allowOption,
     ],
     commands: entries.map(\.spec),
     exitStatuses: [
       .init("0", "The flow finished."),
       .init("1", "The flow ended failed (e.g. profile failed after its retries)."),
+      .init("3", "A lint named by --deny was raised in a run that would otherwise have ended 0."),
       .init("64", "Usage error: bad option, argument or value."),
       .init("65", "Bad input data: a rejected input line, or a file that cannot be used."),
       .init("69", "A tool loadctl needs is missing (curl for --url)."),
@@ -92,6 +96,17 @@ package enum CommandTable {
   /// `--timeline`: a picture of effect lifetimes on stderr at the end.
   static let timelineOption = OptionKey.flag(
     "timeline", help: "At the end, draw each effect's lifetime on stderr (█ running, ✓ ╳ ✗ ends).")
+
+  /// `--deny LINT[,LINT…]`: a run that raised one of these lints ends with status 3.
+  static let denyOption = OptionKey.values(
+    "deny", .lints, valueName: "LINT[,LINT...]",
+    help: "End with status 3 when one of these lints is raised (all for every lint): "
+      + Lint.all.map(\.name).joined(separator: ", ") + ".")
+
+  /// `--allow LINT[,LINT…]`: never report these lints.
+  static let allowOption = OptionKey.values(
+    "allow", .lints, valueName: "LINT[,LINT...]",
+    help: "Never report these lints (all for every lint).")
 
   /// The values of `--clock`.
   enum ClockChoice: String, Sendable {

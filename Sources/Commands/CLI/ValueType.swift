@@ -1,3 +1,5 @@
+import LoadctlCore
+
 /// A ``ValueKind`` with the Swift type its values are read as, such as `.duration` for
 /// `Duration`: what an ``OptionKey`` is made from.
 ///
@@ -78,6 +80,29 @@ extension ValueType where Value: RawRepresentable<String> {
     let words = cases.map(\.rawValue)
     return Self(kind: .choice(words)) { text, name throws(ValueProblem) in
       cases[try ValueValidator.choice(text, among: words, name: name)]
+    }
+  }
+}
+
+extension ValueType<[Lint]> {
+  /// Lint names separated by commas, or `all`; completions offer the names.
+  static var lints: Self {
+    let words = Lint.all.map(\.name) + ["all"]
+    return Self(kind: .suggested(words)) { text, name throws(ValueProblem) in
+      var lints: [Lint] = []
+      for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let word = word.trimmingSpaces
+        if word == "all" {
+          lints += Lint.all
+        } else if let lint = Lint(named: word) {
+          lints.append(lint)
+        } else {
+          let list = words.joined(separator: ", ")
+          throw ValueProblem(
+            "invalid lint '\(word.escapingControlCharacters)' for '\(name)' (choose from \(list))")
+        }
+      }
+      return lints
     }
   }
 }

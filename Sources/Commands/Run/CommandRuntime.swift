@@ -127,7 +127,8 @@ package enum CommandRuntime {
       tap: Self.tap(recorder: recorder, spinner: spinner))
     shutdown.beforeForcedExit { traceOutput.write(at: elapsed(), forced: true) }
     let context = RunContext(
-      output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session)
+      output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session,
+      lints: run.lints)
 
     // Armed before anything is printed: a signal sent as soon as output appears is never lost.
     let signals = UnixSignals(UnixSignal.stopping).watch()
@@ -272,13 +273,21 @@ package enum CommandRuntime {
       code = ExitStatus.badInput
       reason = end.status == .failed ? "failed" : "completed"
     } else {
-      code = end.status == .failed ? ExitStatus.failed : ExitStatus.completed
+      // A denied lint turns what would have been a clean end into its own status.
+      code =
+        end.status == .failed
+        ? ExitStatus.failed
+        : context.warnings.denied ? ExitStatus.lintDenied : ExitStatus.completed
       reason = end.status == .failed ? "failed" : "completed"
     }
     var fields: [(String, JSONValue)] = [
       ("reason", .string(reason)), ("exit_code", .int(Int(code))),
     ]
     if context.rejectedCount > 0 { fields.append(("rejected_lines", .int(context.rejectedCount))) }
+    let warnings = context.warnings.counts
+    if !warnings.isEmpty {
+      fields.append(("warnings", .object(warnings.map { ($0.name, .int($1)) })))
+    }
     fields += end.fields
     let text = end.summary.map { summary in
       reason == "completed" ? summary : "\(summary)  (\(reason))"

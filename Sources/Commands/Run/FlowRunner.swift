@@ -44,6 +44,9 @@ package protocol RunnableFlow: Sendable {
   var initialTally: Tally { get }
   /// Counts one event into `tally`.
   func count(_ event: StoreEvent<State, Action>, into tally: inout Tally)
+  /// The flow's own lint that `event` raises, if any (the timer's `late`, the ticker's
+  /// `dropped`); the policy lints are the runner's.
+  func lint(_ event: StoreEvent<State, Action>) -> LintWarning?
   /// How the run ends, from the store's last state and reason, the tally, and whether the
   /// deadline ended it; `renderer` is the one that printed the run.
   func end(_ outcome: FlowOutcome<Self>, renderer: Renderer, output: EventOutput) -> FlowEnd
@@ -98,6 +101,7 @@ extension RunnableFlow {
   package var cancelAction: Action? { nil }
   package var keys: KeyMap<Action>? { nil }
   package var deadline: Duration? { nil }
+  package func lint(_ event: StoreEvent<State, Action>) -> LintWarning? { nil }
 }
 
 /// An action that an input line names: `parse` turns the line's text into the action or a
@@ -161,10 +165,15 @@ package enum FlowRunner {
     return await withTaskGroup(of: Child.self) { group in
       group.addTask {
         var tally = flow.initialTally
+        var lints = PolicyLints()
         let result = await context.run(store, inputs: inputs, onCancel: flow.cancelAction) {
           event in
           flow.count(event, into: &tally)
           renderer.render(event)
+          if let warning = lints.observe(event, at: context.elapsed()) {
+            context.warnings.raise(warning)
+          }
+          if let warning = flow.lint(event) { context.warnings.raise(warning) }
         }
         return .store(result, tally)
       }

@@ -16,12 +16,17 @@ package struct RunContext: Sendable {
   package var isVirtual: Bool { mode.isVirtual }
   /// Interactive keys, when stdin is a terminal.
   package let terminal: TerminalSession
+  /// The lints the run raised, reported as they are.
+  package let warnings: Warnings
   private let rejected: RejectCounter
 
+  /// - Parameter lints: `--allow` and `--deny`.
   package init(
     output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
-    errors: OutputWriter, mode: RunMode = .continuous, terminal: TerminalSession? = nil
+    errors: OutputWriter, mode: RunMode = .continuous, terminal: TerminalSession? = nil,
+    lints: LintPolicy = LintPolicy()
   ) {
+    self.warnings = Warnings(policy: lints, output: output, errors: errors)
     self.terminal =
       terminal ?? TerminalSession(isInteractive: false, interrupt: {}, quit: {}, legend: { _ in })
     self.output = output

@@ -70,6 +70,8 @@ package struct RunOptions: Sendable {
   package let timeline: Bool
   /// The width `--timeline` wraps to (`COLUMNS`).
   package let width: Int
+  /// `--allow` and `--deny`.
+  package let lints: LintPolicy
 
   package init(_ invocation: Invocation, environment: [String: String], terminals: Terminals) {
     command = invocation.command
@@ -81,6 +83,9 @@ package struct RunOptions: Sendable {
     tracePath = invocation[CommandTable.traceOption]
     timeline = invocation[CommandTable.timelineOption]
     width = HelpRenderer.width(columns: environment["COLUMNS"])
+    lints = LintPolicy(
+      allowed: Set(invocation[CommandTable.allowOption].joined()),
+      denied: Set(invocation[CommandTable.denyOption].joined()))
   }
 }
 

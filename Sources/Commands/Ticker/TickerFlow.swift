@@ -94,6 +94,19 @@ package struct TickerFlow: RunnableFlow {
     }
   }
 
+  /// `dropped`: the feed's buffer dropped values.
+  package func lint(_ event: StoreEvent<TickerState, TickerAction>) -> LintWarning? {
+    guard case .transition(_, let from, let to, _) = event, to.dropped > from.dropped else {
+      return nil
+    }
+    return LintWarning(
+      .dropped, subject: "ticker buffer",
+      message:
+        "the feed's buffer (\(buffer)) dropped \(to.dropped - from.dropped) "
+        + "value\(to.dropped - from.dropped == 1 ? "" : "s") (\(to.dropped) in all): the output "
+        + "is slower than the feed; read it faster, raise --buffer or slow --interval")
+  }
+
   package func renderer(context: RunContext) -> TickerRenderer {
     TickerRenderer(output: context.output, buffer: buffer, reportFailure: { context.error($0) })
   }

@@ -86,6 +86,20 @@ package struct TimerRun: RunnableFlow {
     duration.map { $0 + min(flow.interval / 2, .milliseconds(10)) }
   }
 
+  /// How late a tick may be before it raises `late`.
+  package static let lateAfter: Duration = .milliseconds(200)
+
+  /// `late`: a tick applied more than ``lateAfter`` after its deadline.
+  package func lint(_ event: StoreEvent<TimerState, TimerAction>) -> LintWarning? {
+    guard case .transition(.tick(let tick), _, _, _) = event, tick.lateness > Self.lateAfter
+    else { return nil }
+    return LintWarning(
+      .late, subject: "timer",
+      message:
+        "a timer tick ran \(EventOutput.milliseconds(tick.lateness)) ms late (more than \(formatDuration(Self.lateAfter))): the machine or the run is too busy "
+        + "for --interval \(formatDuration(flow.interval))")
+  }
+
   package var initialTally: Stats { Stats() }
 
   package func count(_ event: StoreEvent<TimerState, TimerAction>, into stats: inout Stats) {

@@ -141,6 +141,7 @@ private func runToEnd(
     #expect(
       capture.describe(["n", "price", "count", "total", "buffer", "reason", "dropped"]) == [
         "tick n=1 price=1 @0", "dropped count=2 total=2 buffer=newest:1 @0", "tick n=2 price=4 @0",
+        "warning @0",
         "producer_stopped reason=consumer_finished dropped=2 @0",
       ])
     #expect(end.fields.first?.1["dropped"] == 2)
