@@ -89,14 +89,16 @@ package struct TimerRun: RunnableFlow {
   /// How late a tick may be before it raises `late`.
   package static let lateAfter: Duration = .milliseconds(200)
 
-  /// `late`: a tick applied more than ``lateAfter`` after its deadline.
+  /// `late`: a tick applied more than ``lateAfter`` after the first deadline it stands for (a
+  /// tick that skipped missed deadlines is late by them too).
   package func lint(_ event: StoreEvent<TimerState, TimerAction>) -> LintWarning? {
-    guard case .transition(.tick(let tick), _, _, _) = event, tick.lateness > Self.lateAfter
-    else { return nil }
+    guard case .transition(.tick(let tick), _, _, _) = event else { return nil }
+    let late = flow.interval * tick.missed + tick.lateness
+    guard late > Self.lateAfter else { return nil }
     return LintWarning(
       .late, subject: "timer",
       message:
-        "a timer tick ran \(EventOutput.milliseconds(tick.lateness)) ms late (more than \(formatDuration(Self.lateAfter))): the machine or the run is too busy "
+        "a timer tick ran \(EventOutput.milliseconds(late)) ms late (more than \(formatDuration(Self.lateAfter))): the machine or the run is too busy "
         + "for --interval \(formatDuration(flow.interval))")
   }
 

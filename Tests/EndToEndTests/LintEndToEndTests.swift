@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// The schema of `command`'s events, found from this file's path (`Tests/EndToEndTests/`).
+private func schema(_ command: String) -> URL {
+  URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("docs/schema/\(command).schema.json")
+}
+
+/// The `warning[NAME]:` lines of a run's stderr.
+private func warningLines(_ stderr: String) -> [String] {
+  stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("warning[") }
+}
+
+/// `count` lines of `line`, as an `--input` script.
+private func script(_ line: String, _ count: Int) -> String {
+  String(repeating: line + "\n", count: count)
+}
+
+/// Each lint both ways, through the real binary: a run that raises it, and its near miss that
+/// stays silent. On virtual time where the flow allows it, so the outcome is exact.
+@Suite(.processSlots) struct LintEndToEndTests {
+  /// One `d` every 0.6 s, each taking 1 s, under `queue`: the backlog grows.
+  @Test func aGrowingQueueRaisesBacklogOnce() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["counter", "--clock", "virtual", "--policy", "queue", "--input", "-"],
+      stdin: .text(script("+600ms d", 20)))
+    #expect(outcome.termination == .exited(0))
+    let lines = warningLines(outcome.stderr)
+    #expect(lines.count == 1, "one line per lint and subject: \(lines)")
+    #expect(lines.first?.hasPrefix(#"warning[backlog]: "#) == true)
+    #expect(lines.first?.contains("use latest or drop") == true)
+  }
+
+  /// Ten at once: a long queue, drained, never growing after the burst.
+  @Test func aBurstThatDrainsRaisesNothing() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["counter", "--clock", "virtual", "--policy", "queue"] + Array(repeating: "d", count: 10))
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+
+  /// `--deny`: the run ends as it would, its `end` counts the lint, and the status is 3; the
+  /// `warning` event is in the schema.
+  @Test func aDeniedLintEndsWithStatusThree() async throws {
+    let outcome = try await LoadctlProcess.run(
+      [
+        "counter", "--clock", "virtual", "--policy", "queue", "--input", "-", "--json", "--deny",
+        "starved,backlog",
+      ],
+      stdin: .text(script("+600ms d", 20)))
+    #expect(outcome.termination == .exited(3))
+    let events = try JSONLines.parse(outcome.stdout)
+    let warnings = events.filter { $0.event == "warning" }
+    #expect(warnings.map { $0.string("lint") } == ["backlog"])
+    #expect(warnings.first?.string("subject") == "delayed_increment")
+    let end = try #require(events.last)
+    #expect(end.event == "end")
+    #expect(end.value(at: "exit_code") as? Int == 3)
+    #expect(end.string("reason") == "completed")
+    #expect((end.value(at: "warnings.backlog") as? Int ?? 0) >= 1)
+    #expect(warningLines(outcome.stderr) == [], "with --json the warning is an event")
+    if SchemaValidator.isAvailable {
+      #expect(
+        try await SchemaValidator.failures(of: outcome.stdout, schema: schema("counter")) == [])
+    }
+  }
+
+  /// `--allow` silences a lint: nothing printed, nothing counted, and `--deny all` then has
+  /// nothing to deny.
+  @Test func anAllowedLintIsSilent() async throws {
+    let outcome = try await LoadctlProcess.run(
+      [
+        "counter", "--clock", "virtual", "--policy", "queue", "--input", "-", "--json",
+        "--allow", "backlog", "--deny", "all",
+      ],
+      stdin: .text(script("+600ms d", 20)))
+    #expect(outcome.termination == .exited(0))
+    let events = try JSONLines.parse(outcome.stdout)
+    #expect(events.filter { $0.event == "warning" }.isEmpty)
+    #expect(events.last?.value(at: "warnings") == nil)
+  }
+
+  /// Keys faster than the debounce for four seconds: no search ever runs.
+  @Test func typingFasterThanTheDebounceRaisesStarved() async throws {
+    let outcome = try await LoadctlProcess.run(
+      [
+        "search", "--clock", "virtual", "--type", String(repeating: "ab", count: 20),
+        "--keystroke", "100ms",
+      ])
+    #expect(outcome.termination == .exited(0))
+    let lines = warningLines(outcome.stderr)
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix(#"warning[starved]: new "debounce" work"#) == true)
+  }
+
+  /// Keys just slower than the debounce: every pause lets a search start.
+  @Test func typingJustSlowerThanTheDebounceRaisesNothing() async throws {
+    let outcome = try await LoadctlProcess.run(
+      [
+        "search", "--clock", "virtual", "--type", String(repeating: "ab", count: 10),
+        "--keystroke", "350ms", "--debounce", "300ms",
+      ])
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+
+  @Test func anUnknownLintIsAUsageError() async throws {
+    let outcome = try await LoadctlProcess.run(["counter", "--deny", "backlog,bogus", "+"])
+    #expect(outcome.termination == .exited(64))
+    #expect(
+      outcome.stderr.hasPrefix(
+        "Error: invalid lint 'bogus' for '--deny' (choose from needs-sigkill, left-behind, "
+          + "backlog, starved, dropped, late, all)\n"))
+  }
+
+  /// A timer whose process was stopped for half a second: the tick after it is late. The wait
+  /// is a least: under load the stop only lasts longer, and the lint still holds.
+  @Test func aStoppedTimerRaisesLate() async throws {
+    let process = try LoadctlProcess.start(["timer", "--interval", "100ms", "--ticks", "8"])
+    try await process.waitForLine(containing: "tick")
+    process.send(signal: SIGSTOP)
+    try await Task.sleep(for: .milliseconds(500))
+    process.send(signal: SIGCONT)
+    #expect(try await process.waitForExit() == .exited(0))
+    let lines = warningLines(process.stderrText)
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("warning[late]: a timer tick ran ") == true)
+  }
+
+  /// The same timer left alone, on virtual time: every tick is on time.
+  @Test func aTimerLeftAloneRaisesNothing() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["timer", "--clock", "virtual", "--interval", "100ms", "--ticks", "20"])
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+
+  /// A feed much faster than its one-value buffer can be shown: whether values are dropped
+  /// depends on the machine, but every drop is in the summary and raised `dropped` once, and a
+  /// run that dropped nothing raised nothing.
+  @Test func dropsAndTheDroppedLintAgree() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["ticker", "--exec", "seq 1 200000", "--buffer", "newest:1", "--json"])
+    #expect(outcome.termination == .exited(0))
+    let events = try JSONLines.parse(outcome.stdout)
+    let end = try #require(events.last)
+    let dropped = try #require(end.value(at: "summary.dropped") as? Int)
+    let warnings = events.filter { $0.event == "warning" }
+    #expect(warnings.count == (dropped > 0 ? 1 : 0))
+    #expect(warnings.allSatisfy { $0.string("lint") == "dropped" })
+    let drops = events.filter { $0.event == "dropped" }.count
+    #expect((end.value(at: "warnings.dropped") as? Int ?? 0) == drops)
+  }
+
+  /// A regular file is pulled: the consumer's pace is the source's, nothing can be dropped.
+  @Test func aFileFeedRaisesNothing() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lint-prices-\(UUID().uuidString)").path
+    try (1...50_000).map { "\($0)\n" }.joined().write(
+      toFile: path, atomically: true, encoding: .utf8)
+    defer { unlink(path) }
+    let outcome = try await LoadctlProcess.run(
+      ["ticker", "--from", path, "--buffer", "newest:1", "--quiet"])
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+}
