@@ -44,12 +44,15 @@ package struct TimedActions<Action: Sendable>: AsyncSequence, Sendable {
   package struct Iterator: AsyncIteratorProtocol {
     var actions: ArraySlice<TimedAction<Action>>
     let clock: LineClock
+    /// The argument the last action came from, counting from 1.
+    var number = 0
 
     package mutating func next() async -> Action? { await next(isolation: #isolation) }
 
     package mutating func next(isolation actor: isolated (any Actor)?) async -> Action? {
       guard let timed = actions.popFirst() else { return nil }
-      return await clock.wait(for: timed.timing) ? timed.action : nil
+      number += 1
+      return await clock.wait(for: timed.timing, line: number) ? timed.action : nil
     }
   }
 }

@@ -6,29 +6,42 @@ package struct LineClock: Sendable {
   package let clock: any Clock<Duration>
   /// Time since the run started on `clock`, for `@DURATION`.
   package let elapsed: @Sendable () -> Duration
+  /// Told when a line applied more than ``lateAfter`` after its time, and how late.
+  package let late: (@Sendable (_ line: Int, _ lateness: Duration) -> Void)?
 
-  package init(clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration) {
+  /// How late a line may apply before ``late`` hears of it.
+  package static let lateAfter: Duration = .milliseconds(200)
+
+  package init(
+    clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
+    late: (@Sendable (_ line: Int, _ lateness: Duration) -> Void)? = nil
+  ) {
     self.clock = clock
     self.elapsed = elapsed
+    self.late = late
   }
 
-  /// Waits until a line's time has come: `+DURATION` after now, `@DURATION` after the start (at
-  /// once when that has passed).
+  /// Waits until line `number`'s time has come: `+DURATION` after now, `@DURATION` after the
+  /// start (at once when that has passed).
   /// - Returns: `false` when the task was cancelled before or during the wait.
-  nonisolated(nonsending) func wait(for timing: InputLine.Timing) async -> Bool {
-    let delay: Duration
+  nonisolated(nonsending) func wait(for timing: InputLine.Timing, line number: Int) async -> Bool {
+    let (due, delay): (Duration, Duration)
     switch timing {
     case .now: return !Task.isCancelled
-    case .after(let duration): delay = duration
-    case .at(let offset): delay = offset - elapsed()
+    case .after(let duration): (due, delay) = (elapsed() + duration, duration)
+    case .at(let offset): (due, delay) = (offset, offset - elapsed())
     }
     guard delay > .zero else { return !Task.isCancelled }
     do {
       try await clock.sleep(for: delay)
-      return true
     } catch {
       return false
     }
+    if let late {
+      let lateness = elapsed() - due
+      if lateness > Self.lateAfter { late(number, lateness) }
+    }
+    return true
   }
 }
 
@@ -84,7 +97,7 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
         guard let read = await read() else { return nil }
         line = read
       }
-      guard await clock.wait(for: line.timing) else { return nil }
+      guard await clock.wait(for: line.timing, line: line.number) else { return nil }
       if let value = take(line) { return value }
     }
   }

@@ -71,7 +71,17 @@ package struct RunContext: Sendable {
   }
 
   /// When this run's input lines apply: the run's clock and time since its start.
-  package var lineClock: LineClock { LineClock(clock: clock, elapsed: elapsed) }
+  package var lineClock: LineClock {
+    LineClock(clock: clock, elapsed: elapsed) { [warnings] line, lateness in
+      warnings.raise(
+        LintWarning(
+          .late, subject: "input",
+          message:
+            "input line \(line) applied \(EventOutput.milliseconds(lateness)) ms after its time "
+            + "(more than \(formatDuration(LineClock.lateAfter))): the run is too busy to keep "
+            + "the script's rhythm"))
+    }
+  }
 
   /// The values of `lines`, each parsed with `parse` and released on time, bad lines reported.
   package func input<Value: Sendable>(
