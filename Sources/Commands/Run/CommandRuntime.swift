@@ -129,6 +129,11 @@ package enum CommandRuntime {
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session,
       lints: run.lints)
+    // The process lints come from the runners' reader threads, for as long as this run lasts.
+    Subprocesses.observe { [warnings = context.warnings] notice in
+      warnings.raise(LintWarning(notice))
+    }
+    defer { Subprocesses.observe(nil) }
 
     // Armed before anything is printed: a signal sent as soon as output appears is never lost.
     let signals = UnixSignals(UnixSignal.stopping).watch()

@@ -72,3 +72,23 @@ package final class Warnings: Sendable {
     return !raised.isDisjoint(with: policy.denied)
   }
 }
+
+extension LintWarning {
+  /// The process lint a subprocess runner's notice raises.
+  package init(_ notice: SubprocessNotice) {
+    switch notice {
+    case .neededKill(let command, let grace):
+      self.init(
+        .needsSigkill, subject: command,
+        message:
+          "command '\(command)' ignored SIGTERM and was killed after \(formatDuration(grace)) "
+          + "(--kill-after): make it exit on SIGTERM, or raise --kill-after if it needs longer")
+    case .leftBehind(let command, let count):
+      self.init(
+        .leftBehind, subject: command,
+        message:
+          "command '\(command)' left \(count) process\(count == 1 ? "" : "es") running when it "
+          + "ended, torn down now: wait for what it starts in the background, or do not start it")
+    }
+  }
+}

@@ -36,6 +36,17 @@ public struct Subprocess: Sendable {
   public var killAfter: Duration
   /// How many of the last stderr lines are kept (each capped at 4 KiB).
   public var stderrTailLines: Int
+  /// How notices name the command; `nil` names it by ``label``'s default.
+  public var name: String?
+
+  /// How notices (``SubprocessNotice``) name the command: ``name``, else the command line of
+  /// `/bin/sh -c CMD`, else the executable's file name (never its arguments, which may hold
+  /// what is not for display).
+  public var label: String {
+    if let name { return name }
+    if executable == "/bin/sh", arguments.count >= 2, arguments[0] == "-c" { return arguments[1] }
+    return executable.split(separator: "/").last.map(String.init) ?? executable
+  }
 
   /// A command to run; nothing starts until ``output(limit:)`` or ``withLines(isolation:_:)``.
   public init(

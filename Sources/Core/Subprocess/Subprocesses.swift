@@ -22,6 +22,8 @@ public enum Subprocesses {
     var exiting = false
     /// Set by ``adoptOrphans()``.
     var adopting = false
+    /// Set by ``observe(_:)``.
+    var observer: (@Sendable (SubprocessNotice) -> Void)?
   }
 
   static let registry = Locked(Registry())
@@ -85,6 +87,18 @@ public enum Subprocesses {
     #endif
   }
 
+  /// Tells `observer` of every ``SubprocessNotice`` from now on (`nil` stops it): the facts
+  /// behind the process lints. It is called on the runners' reader threads, so it must not
+  /// block.
+  public static func observe(_ observer: (@Sendable (SubprocessNotice) -> Void)?) {
+    registry.withLock { $0.observer = observer }
+  }
+
+  /// Hands `notice` to the observer, if there is one.
+  static func notify(_ notice: SubprocessNotice) {
+    registry.withLock { $0.observer }?(notice)
+  }
+
   static var isExiting: Bool { registry.withLock { $0.exiting } }
   static var isAdopting: Bool { registry.withLock { $0.adopting } }
 
@@ -93,4 +107,16 @@ public enum Subprocesses {
       for group in registry.groups { kill(-group, signal) }
     }
   }
+}
+
+/// Something the subprocess runner noticed about a command's end that is not an error, but a
+/// sign that the command needs changing: the facts behind the `needs-sigkill` and `left-behind`
+/// lints.
+public enum SubprocessNotice: Sendable, Equatable {
+  /// The command (``Subprocess/label``) ignored SIGTERM and was killed with SIGKILL after its
+  /// `grace` (``Subprocess/killAfter``).
+  case neededKill(command: String, grace: Duration)
+  /// `count` processes the command (``Subprocess/label``) started were still alive after it
+  /// ended, and were killed.
+  case leftBehind(command: String, count: Int)
 }
