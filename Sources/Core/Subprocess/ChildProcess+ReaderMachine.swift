@@ -52,11 +52,17 @@ extension ChildProcess {
     enum Pipe: Equatable { case stdout, stderr }
 
     /// The descriptors of a poll besides the wake pipe.
-    struct Descriptors: OptionSet {
+    struct Descriptors: OptionSet, CustomStringConvertible {
       let rawValue: UInt8
       static let stdout = Descriptors(rawValue: 1)
       static let stderr = Descriptors(rawValue: 2)
       static let pidfd = Descriptors(rawValue: 4)
+
+      /// `[stdout, pidfd]`.
+      var description: String {
+        let names = [(Self.stdout, "stdout"), (.stderr, "stderr"), (.pidfd, "pidfd")]
+        return "[\(names.filter { contains($0.0) }.map(\.1).joined(separator: ", "))]"
+      }
     }
 
     /// The outcome of a `read` from a pipe.
@@ -196,7 +202,7 @@ extension ChildProcess {
     mutating func polled(_ ready: Descriptors, now: ContinuousClock.Instant) -> Action {
       guard case .poll(let polled) = step else { unexpected("a poll") }
       guard polled.isSuperset(of: ready) else {
-        preconditionFailure("ready \(ready.rawValue), polled only \(polled.rawValue)")
+        preconditionFailure("ready: \(ready), polled only \(polled)")
       }
       self.ready = ready
       return go(to: .stdout, now: now)
