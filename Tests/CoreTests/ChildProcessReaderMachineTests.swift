@@ -54,7 +54,7 @@ private func stopped(
     try #require(machine.closed(.stderr, now: start) == .reap)
     try #require(
       machine.reaped(.exited(0), holding: (0, 0), now: start)
-        == .finish(.exited(0), byTeardown: false))
+        == .finish(.exited(0), byTeardown: false, neededKill: false))
   }
 
   @Test func aStopThatSIGTERMEndsWithinTheGraceNeedsNoKill() throws {
@@ -70,11 +70,19 @@ private func stopped(
       machine.reaped(.signalled(SIGTERM), holding: (0, 0), now: later) == .close(.stdout))
     try #require(machine.closed(.stdout, now: later) == .close(.stderr))
     try #require(
-      machine.closed(.stderr, now: later) == .finish(.signalled(SIGTERM), byTeardown: true))
+      machine.closed(.stderr, now: later)
+        == .finish(.signalled(SIGTERM), byTeardown: true, neededKill: false))
   }
 
-  @Test func aStopThatOutlastsTheGraceIsKilled() throws {
-    var machine = try stopped()
+  /// Whatever it then died of, and even when it was already exiting at the stop.
+  @Test(arguments: [
+    (false, Subprocess.Termination.signalled(SIGKILL), true), (true, .signalled(SIGKILL), true),
+    (false, .exited(0), false),
+  ])
+  func aStopThatOutlastsTheGraceNeedsTheKill(
+    exiting: Bool, termination: Subprocess.Termination, byTeardown: Bool
+  ) throws {
+    var machine = try stopped(exiting: exiting)
     let due = start + .seconds(2)
     try #require(machine.killDueAnnounced(now: start) == .poll(all, timeout: 2_000))
     try #require(machine.polled([], now: due) == .kill)
@@ -82,10 +90,11 @@ private func stopped(
     try #require(
       machine.consumerChecked(stopping: true, room: 16, now: due) == .poll(all, timeout: -1))
     try #require(machine.polled([.pidfd], now: due) == .reap)
-    try #require(machine.reaped(.signalled(SIGKILL), holding: (0, 0), now: due) == .close(.stdout))
+    try #require(machine.reaped(termination, holding: (0, 0), now: due) == .close(.stdout))
     try #require(machine.closed(.stdout, now: due) == .close(.stderr))
     try #require(
-      machine.closed(.stderr, now: due) == .finish(.signalled(SIGKILL), byTeardown: true))
+      machine.closed(.stderr, now: due)
+        == .finish(termination, byTeardown: byTeardown, neededKill: true))
   }
 
   @Test func aCommandAlreadyDeadWhenStoppedIsReapedNotSignalled() throws {
@@ -97,7 +106,8 @@ private func stopped(
     try #require(machine.polled([.stdout], now: start) == .readOut(upTo: 3))
     try #require(machine.readOut(.bytes(3), now: start) == .close(.stdout))
     try #require(
-      machine.closed(.stdout, now: start) == .finish(.signalled(SIGPIPE), byTeardown: false))
+      machine.closed(.stdout, now: start)
+        == .finish(.signalled(SIGPIPE), byTeardown: false, neededKill: false))
   }
 
   @Test func aCommandAlreadyExitingWhenStoppedIsNotSignalled() throws {
@@ -109,7 +119,8 @@ private func stopped(
     try #require(machine.closed(.stdout, now: start) == .close(.stderr))
     // Someone else's SIGTERM: the teardown sent none.
     try #require(
-      machine.closed(.stderr, now: start) == .finish(.signalled(SIGTERM), byTeardown: false))
+      machine.closed(.stderr, now: start)
+        == .finish(.signalled(SIGTERM), byTeardown: false, neededKill: false))
   }
 
   /// A teardown that sent SIGTERM claims only a death by SIGTERM.
@@ -128,7 +139,8 @@ private func stopped(
     try #require(machine.reaped(termination, holding: (0, 0), now: start) == .close(.stdout))
     try #require(machine.closed(.stdout, now: start) == .close(.stderr))
     try #require(
-      machine.closed(.stderr, now: start) == .finish(termination, byTeardown: byTeardown))
+      machine.closed(.stderr, now: start)
+        == .finish(termination, byTeardown: byTeardown, neededKill: false))
   }
 
   @Test func aFullBufferStopsStdoutReadsUntilThereIsRoom() throws {
@@ -167,7 +179,9 @@ private func stopped(
         == .poll([.stdout], timeout: -1))
     try #require(machine.polled([.stdout], now: start) == .readOut(upTo: 4))
     try #require(machine.readOut(.bytes(4), now: start) == .close(.stdout))
-    try #require(machine.closed(.stdout, now: start) == .finish(.exited(1), byTeardown: false))
+    try #require(
+      machine.closed(.stdout, now: start)
+        == .finish(.exited(1), byTeardown: false, neededKill: false))
   }
 
   @Test func aPipeThatEndsBeforeItsHeldBytesAreReadCloses() throws {
@@ -182,7 +196,9 @@ private func stopped(
         == .poll([.stderr], timeout: -1))
     try #require(machine.polled([.stderr], now: start) == .readErr(upTo: 8))
     try #require(machine.readErr(.end, now: start) == .close(.stderr))
-    try #require(machine.closed(.stderr, now: start) == .finish(.exited(0), byTeardown: false))
+    try #require(
+      machine.closed(.stderr, now: start)
+        == .finish(.exited(0), byTeardown: false, neededKill: false))
   }
 
   @Test func withoutAPidfdEveryTurnReapsOnATickThatBacksOffTo50ms() throws {

@@ -9,7 +9,7 @@ extension ChildProcess {
   /// poll and for how long, what to read, when to reap, signal and close, and the ``Ending``.
   ///
   /// Each event reports the outcome of the last ``Action`` and returns the next one. The first
-  /// action is ``Action/checkConsumer``, the last ``Action/finish(_:byTeardown:)``;
+  /// action is ``Action/checkConsumer``, the last ``Action/finish(_:byTeardown:neededKill:)``;
   /// an event that does not answer the action just returned stops with `preconditionFailure`.
   /// It reads no clock: every event says when it happened (`now`).
   ///
@@ -45,8 +45,10 @@ extension ChildProcess {
       case close(Pipe)
       /// SIGKILL to the group: ``killed(now:)``.
       case kill
-      /// Report the ending and stop; no event follows.
-      case finish(Subprocess.Termination, byTeardown: Bool)
+      /// Report the ending and stop; no event follows. `byTeardown`: the command died by a
+      /// signal the teardown sent; `neededKill`: the teardown sent SIGKILL, the command being
+      /// still alive once `killAfter` had passed.
+      case finish(Subprocess.Termination, byTeardown: Bool, neededKill: Bool)
     }
 
     enum Pipe: Equatable { case stdout, stderr }
@@ -333,7 +335,7 @@ extension ChildProcess {
         step = .finished
         var byTeardown = false
         if case .signalled(let signal) = termination { byTeardown = sent.contains(signal) }
-        return .finish(termination, byTeardown: byTeardown)
+        return .finish(termination, byTeardown: byTeardown, neededKill: sent.contains(SIGKILL))
       }
     }
 

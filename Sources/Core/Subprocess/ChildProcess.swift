@@ -24,6 +24,8 @@ package final class ChildProcess: Sendable {
     var stderrTail: [String]
     /// The command died by a signal that this process's teardown sent (SIGTERM or SIGKILL).
     package var byTeardown = false
+    /// The teardown sent SIGKILL: the command was still alive after its `killAfter` grace.
+    package var neededKill = false
   }
 
   private struct State {
@@ -196,9 +198,12 @@ package final class ChildProcess: Sendable {
       case .kill:
         kill(-group, SIGKILL)
         action = machine.killed(now: .now)
-      case .finish(let termination, let byTeardown):
+      case .finish(let termination, let byTeardown, let neededKill):
         if pidfd >= 0 { close(pidfd) }
-        finish(Ending(termination: termination, stderrTail: tail.finish(), byTeardown: byTeardown))
+        finish(
+          Ending(
+            termination: termination, stderrTail: tail.finish(), byTeardown: byTeardown,
+            neededKill: neededKill))
         return
       }
     }
