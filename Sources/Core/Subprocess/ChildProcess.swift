@@ -24,6 +24,8 @@ package final class ChildProcess: Sendable {
     var stderrTail: [String]
     /// The command died by a signal that this process's teardown sent (SIGTERM or SIGKILL).
     package var byTeardown = false
+    /// The teardown sent SIGKILL: the command was still alive after its `killAfter` grace.
+    package var neededKill = false
   }
 
   private struct State {
@@ -126,110 +128,99 @@ package final class ChildProcess: Sendable {
     _ = write(wake.write, &byte, 1)
   }
 
-  /// Reader thread: serves the pipes until the command is reaped and stdout and stderr closed.
+  /// Reader thread: serves the pipes until the command is reaped and stdout and stderr closed,
+  /// doing what its ``ReaderMachine`` decides.
   func run() {
     var (out, err) = (stdout, stderr)
     var tail = StderrTail(maxLines: command.stderrTailLines)
-    var termination: Subprocess.Termination?
-    /// Signals sent to the group while the command ran: its teardown's.
-    var sent: Set<Int32> = []
-    /// Once reaped: the bytes each pipe held then, all that is still read from it.
-    var left: (out: Int, err: Int)?
-    /// While tearing down: when SIGKILL is due.
-    var deadline: ContinuousClock.Instant?
-    var tearingDown = false
-    var tick: Int32 = 1
     var buffer = [UInt8](repeating: 0, count: Self.bound)
-    func closeOut() {
-      close(out)
-      out = -1
-      endStdout()
-    }
-    func closeErr() {
-      close(err)
-      err = -1
-    }
-    func reap(_ flags: Int32) -> Bool {
-      // The process is ending and killed this group: the death is not the command's to report.
-      while Subprocesses.isExiting { pause() }
-      var status: Int32 = 0
-      let reaped = waitpid(pid, &status, flags)
-      guard reaped == pid || (reaped < 0 && errno == ECHILD) else { return false }
-      Subprocesses.registry.withLock { _ = $0.known.remove(pid) }
-      termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
-      reapGroup()
-      deadline = nil
-      // What the group wrote is in the pipes by now; anything after it comes from outside.
-      left = (Self.readable(out), Self.readable(err))
-      if out >= 0, left?.out == 0 { closeOut() }
-      if err >= 0, left?.err == 0 { closeErr() }
-      return true
-    }
-    while termination == nil || out >= 0 || err >= 0 {
-      let (stopping, room) = state.withLock { state in
-        let room = state.stopping ? Self.bound : Self.bound - state.pending.count
-        state.readerWaits = room == 0
-        return (state.stopping, room)
-      }
-      // A command that already died, or is dying (its stdout just ended because it is exiting,
-      // killed by someone else), is reaped, not signalled: its death is its own.
-      if stopping, termination == nil, !tearingDown, !reap(WNOHANG) {
-        tearingDown = true
-        if !Self.isExiting(pid) {
-          // SIGCONT too: a stopped process acts on SIGTERM only once continued.
-          kill(-group, SIGTERM)
-          kill(-group, SIGCONT)
-          sent.insert(SIGTERM)
+    var machine = ReaderMachine(killAfter: command.killAfter, hasPidfd: pidfd >= 0)
+    var action = ReaderMachine.Action.checkConsumer
+    while true {
+      switch action {
+      case .checkConsumer:
+        let (stopping, room) = state.withLock { state in
+          let room = state.stopping ? Self.bound : Self.bound - state.pending.count
+          state.readerWaits = room == 0
+          return (state.stopping, room)
         }
-        let due = ContinuousClock.now + command.killAfter
-        deadline = due
+        action = machine.consumerChecked(stopping: stopping, room: room, now: .now)
+      case .reap:
+        if let termination = reap() {
+          // What the group wrote is in the pipes by now; anything after it comes from outside.
+          let holding = (Self.readable(out), Self.readable(err))
+          action = machine.reaped(termination, holding: holding, now: .now)
+        } else {
+          action = machine.stillRunning(now: .now)
+        }
+      case .checkExiting:
+        action = machine.exitChecked(exiting: Self.isExiting(pid), now: .now)
+      case .terminate:
+        // SIGCONT too: a stopped process acts on SIGTERM only once continued.
+        kill(-group, SIGTERM)
+        kill(-group, SIGCONT)
+        action = machine.terminated(now: .now)
+      case .announceKillDue(let due):
         Subprocesses.registry.withLock { $0.lastKillDue = max($0.lastKillDue ?? due, due) }
-      }
-      var fds = [wake.read, room > 0 ? out : -1, err, termination == nil ? pidfd : -1].map {
-        pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
-      }
-      var timeout: Int32 = -1
-      if termination == nil, pidfd < 0 { (timeout, tick) = (tick, min(tick * 2, 50)) }
-      if let deadline {
-        let left = (ContinuousClock.now.duration(to: deadline) / .milliseconds(1)).rounded(.up)
-        timeout = Int32(min(max(left, 0), timeout < 0 ? 60_000 : Double(timeout)))
-      }
-      _ = poll(&fds, nfds_t(fds.count), timeout)
-      if fds[0].revents != 0 { _ = read(wake.read, &buffer, 64) }
-      if fds[1].revents != 0 {
-        let count = read(out, &buffer, min(room, left?.out ?? room))
-        if count > 0 {
-          deliver(Array(buffer[..<count]))
-          left?.out -= count
-          if left?.out == 0 { closeOut() }
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-          closeOut()
+        action = machine.killDueAnnounced(now: .now)
+      case .poll(let descriptors, let timeout):
+        let watched: [(ReaderMachine.Descriptors, Int32)] =
+          [(.stdout, out), (.stderr, err), (.pidfd, pidfd)]
+        var fds = ([wake.read] + watched.map { descriptors.contains($0) ? $1 : -1 }).map {
+          pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
         }
-      }
-      if fds[2].revents != 0 {
-        let count = read(err, &buffer, min(buffer.count, left?.err ?? buffer.count))
-        if count > 0 {
-          tail.append(buffer[..<count])
-          left?.err -= count
-          if left?.err == 0 { closeErr() }
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-          closeErr()
+        _ = poll(&fds, nfds_t(fds.count), timeout)
+        if fds[0].revents != 0 { _ = read(wake.read, &buffer, 64) }
+        var ready: ReaderMachine.Descriptors = []
+        for (index, (descriptor, _)) in watched.enumerated() where fds[index + 1].revents != 0 {
+          ready.insert(descriptor)
         }
-      }
-      if termination == nil, pidfd < 0 || fds[3].revents != 0 { _ = reap(WNOHANG) }
-      if let due = deadline, termination == nil, ContinuousClock.now >= due {
+        action = machine.polled(ready, now: .now)
+      case .readOut(let upTo):
+        let count = read(out, &buffer, upTo)
+        let result = ReaderMachine.Read(count: count, errno: errno)
+        if count > 0 { deliver(Array(buffer[..<count])) }
+        action = machine.readOut(result, now: .now)
+      case .readErr(let upTo):
+        let count = read(err, &buffer, upTo)
+        let result = ReaderMachine.Read(count: count, errno: errno)
+        if count > 0 { tail.append(buffer[..<count]) }
+        action = machine.readErr(result, now: .now)
+      case .close(.stdout):
+        close(out)
+        out = -1
+        endStdout()
+        action = machine.closed(.stdout, now: .now)
+      case .close(.stderr):
+        close(err)
+        err = -1
+        action = machine.closed(.stderr, now: .now)
+      case .kill:
         kill(-group, SIGKILL)
-        sent.insert(SIGKILL)
-        deadline = nil
+        action = machine.killed(now: .now)
+      case .finish(let termination, let byTeardown, let neededKill):
+        if pidfd >= 0 { close(pidfd) }
+        finish(
+          Ending(
+            termination: termination, stderrTail: tail.finish(), byTeardown: byTeardown,
+            neededKill: neededKill))
+        return
       }
     }
-    for fd in [out, err, pidfd] where fd >= 0 { close(fd) }
-    if out >= 0 { endStdout() }
-    var ending = Ending(termination: termination ?? .exited(-1), stderrTail: tail.finish())
-    if case .signalled(let signal) = ending.termination {
-      ending.byTeardown = sent.contains(signal)
-    }
-    finish(ending)
+  }
+
+  /// `waitpid(WNOHANG)`: once the command has ended, drops it from the registry, reaps its group
+  /// and returns how it ended; `nil` while it runs.
+  private func reap() -> Subprocess.Termination? {
+    // The process is ending and killed this group: the death is not the command's to report.
+    while Subprocesses.isExiting { pause() }
+    var status: Int32 = 0
+    let reaped = waitpid(pid, &status, WNOHANG)
+    guard reaped == pid || (reaped < 0 && errno == ECHILD) else { return nil }
+    Subprocesses.registry.withLock { _ = $0.known.remove(pid) }
+    let termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
+    reapGroup()
+    return termination
   }
 
   /// Whether `pid` has begun to exit (`PF_EXITING` in `/proc/PID/stat`'s flags), so that a
