@@ -110,6 +110,23 @@ private func stopped(
         == .finish(.signalled(SIGPIPE), byTeardown: false, neededKill: false))
   }
 
+  /// Both pipes closed while the command ran; it died just before the stop's reap: nothing is
+  /// left to poll for, so it finishes (a poll then would watch only the wake pipe, forever).
+  @Test func aStopThatReapsACommandWithBothPipesClosedFinishesAtOnce() throws {
+    var machine = Machine(killAfter: .seconds(2), hasPidfd: true, chunk: 16)
+    try #require(
+      machine.consumerChecked(stopping: false, room: 16, now: start) == .poll(all, timeout: -1))
+    try #require(machine.polled([.stdout, .stderr], now: start) == .readOut(upTo: 16))
+    try #require(machine.readOut(.end, now: start) == .close(.stdout))
+    try #require(machine.closed(.stdout, now: start) == .readErr(upTo: 16))
+    try #require(machine.readErr(.end, now: start) == .close(.stderr))
+    try #require(machine.closed(.stderr, now: start) == .checkConsumer)
+    try #require(machine.consumerChecked(stopping: true, room: 16, now: start) == .reap)
+    try #require(
+      machine.reaped(.exited(0), holding: (0, 0), now: start)
+        == .finish(.exited(0), byTeardown: false, neededKill: false))
+  }
+
   @Test func aCommandAlreadyExitingWhenStoppedIsNotSignalled() throws {
     var machine = try stopped(exiting: true)
     try #require(machine.killDueAnnounced(now: start) == .poll(all, timeout: 2_000))

@@ -170,4 +170,48 @@ private func script(_ line: String, _ count: Int) -> String {
     #expect(outcome.termination == .exited(0))
     #expect(warningLines(outcome.stderr) == [])
   }
+
+  /// `loadctl profile --exec CMD` with a short timeout, so a command still running is torn down.
+  private func profile(_ command: String) async throws -> LoadctlProcess.Outcome {
+    try await LoadctlProcess.run(
+      ["profile", "--exec", command, "--timeout", "300ms", "--kill-after", "200ms"])
+  }
+
+  /// A command that ignores SIGTERM (its `sleep` inherits the ignored signal) outlives its grace.
+  @Test func aCommandThatIgnoresSIGTERMRaisesNeedsSigkill() async throws {
+    let outcome = try await profile(#"trap "" TERM; sleep 30"#)
+    #expect(outcome.termination == .exited(1))
+    let lines = warningLines(outcome.stderr)
+    #expect(
+      lines == [
+        #"warning[needs-sigkill]: command 'trap "" TERM; sleep 30' ignored SIGTERM and was "#
+          + "killed after 200ms (--kill-after): make it exit on SIGTERM, or raise --kill-after "
+          + "if it needs longer"
+      ])
+  }
+
+  /// A command that takes a while but exits on SIGTERM needs no SIGKILL.
+  @Test func aCommandThatExitsOnSIGTERMRaisesNothing() async throws {
+    let outcome = try await profile("sleep 30")
+    #expect(outcome.termination == .exited(1))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+
+  /// A background process in the command's group, and one that left the group (`setsid`),
+  /// still alive when the command ended.
+  @Test(arguments: ["sleep 30 &", "setsid sleep 30 &"])
+  func aCommandThatLeavesAProcessRunningRaisesLeftBehind(background: String) async throws {
+    let outcome = try await profile(#"\#(background) echo '{"name":"x"}'"#)
+    #expect(outcome.termination == .exited(0))
+    let lines = warningLines(outcome.stderr)
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("warning[left-behind]: command '\(background) echo ") == true)
+  }
+
+  /// A command that waits for what it started leaves nothing behind.
+  @Test func aCommandThatWaitsForItsChildrenRaisesNothing() async throws {
+    let outcome = try await profile(#"sleep 0.1 & wait; echo '{"name":"x"}'"#)
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
 }

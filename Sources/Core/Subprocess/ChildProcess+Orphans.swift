@@ -22,22 +22,41 @@
 
     /// Kills and reaps the adopted processes of every command that has ended; returns once a sweep
     /// that began after this call has finished.
-    static func killOrphans() {
+    /// - Returns: How many of the processes it killed carried the tag of command `number` and had
+    ///   left its `group` (a sweep that another command's end ran may have killed some first;
+    ///   those still in the group were dying of its kill).
+    @discardableResult
+    static func killOrphans(of number: Int? = nil, group: pid_t = 0) -> Int {
       let ticket = sweeps.withLock { sweeps in
         sweeps.requested += 1
         return sweeps.requested
       }
-      sweepLock.withLock { _ in
+      return sweepLock.withLock { _ in
         let (covered, upTo) = sweeps.withLock { ($0.covered, $0.requested) }
-        guard covered < ticket else { return }
-        sweep(killing: { !isRunningCommand($0) })
+        guard covered < ticket else { return 0 }
+        var killed = 0
+        sweep(killing: { tag, processGroup in
+          guard !isRunningCommand(tag) else { return false }
+          if let number, tag == number, processGroup != group { killed += 1 }
+          return true
+        })
         sweeps.withLock { $0.covered = max($0.covered, upTo) }
+        return killed
+      }
+    }
+
+    /// How many of this process's adopted children are alive in `group` besides its `watcher`:
+    /// what a command left running in its own group when it ended.
+    static func survivors(in group: pid_t, besides watcher: pid_t) -> Int {
+      children(of: getpid()).count { pid in
+        guard pid != watcher, let (state, processGroup) = status(of: pid) else { return false }
+        return processGroup == group && state != UInt8(ascii: "Z")
       }
     }
 
     /// Kills every adopted process, whatever its tag: for the process's own end.
     static func killAllOrphans() {
-      sweep(killing: { _ in true }, rounds: 1, reap: false)
+      sweep(killing: { _, _ in true }, rounds: 1, reap: false)
     }
 
     /// Whether `tag` (a command number of this process) names a command still running.
@@ -46,10 +65,12 @@
       return Subprocesses.registry.withLock { $0.tags.contains(tag) }
     }
 
-    /// One sweep: adopted children whose command number satisfies `killing` get SIGKILL (their
+    /// One sweep: adopted children whose command number and group satisfy `killing` get SIGKILL (their
     /// groups too, when they lead one) and are reaped; ended ones are reaped. Repeats until a
     /// round kills nothing, at most `rounds` times.
-    private static func sweep(killing: (Int?) -> Bool, rounds: Int = 64, reap: Bool = true) {
+    private static func sweep(
+      killing: (_ tag: Int?, _ group: pid_t) -> Bool, rounds: Int = 64, reap: Bool = true
+    ) {
       let me = getpid()
       for _ in 0..<rounds {
         let killed: [pid_t] = spawnLock.withLock { _ in
@@ -61,7 +82,7 @@
               if reap { _ = waitpid(pid, nil, WNOHANG) }
               continue
             }
-            guard killing(commandNumber(of: pid, in: me)) else { continue }
+            guard killing(commandNumber(of: pid, in: me), group) else { continue }
             if group == pid { kill(-pid, SIGKILL) }
             kill(pid, SIGKILL)
             killed.append(pid)
@@ -148,7 +169,10 @@
 #else
   extension ChildProcess {
     // Orphans are adopted on Linux only (`Subprocesses.adoptOrphans()` returns `false` elsewhere).
-    static func killOrphans() {}
+    @discardableResult
+    static func killOrphans(of number: Int? = nil, group: pid_t = 0) -> Int { 0 }
+
+    static func survivors(in group: pid_t, besides watcher: pid_t) -> Int { 0 }
     static func killAllOrphans() {}
   }
 #endif

@@ -300,6 +300,9 @@ extension ChildProcess {
     /// The rest of the turn from `stage`: the first thing to do there or after it.
     private mutating func go(to stage: Stage, now: ContinuousClock.Instant) -> Action {
       switch stage {
+      case .poll where isReaped && stdout == .closed && stderr == .closed:
+        // Nothing can come any more: a poll now would watch the wake pipe alone, with no end.
+        return go(to: .end, now: now)
       case .poll:
         return poll(now: now)
       case .stdout where ready.contains(.stdout):

@@ -134,6 +134,8 @@ package final class ChildProcess: Sendable {
     var (out, err) = (stdout, stderr)
     var tail = StderrTail(maxLines: command.stderrTailLines)
     var buffer = [UInt8](repeating: 0, count: Self.bound)
+    /// Whether the teardown has signalled the group.
+    var signalled = false
     var machine = ReaderMachine(killAfter: command.killAfter, hasPidfd: pidfd >= 0)
     var action = ReaderMachine.Action.checkConsumer
     while true {
@@ -146,7 +148,7 @@ package final class ChildProcess: Sendable {
         }
         action = machine.consumerChecked(stopping: stopping, room: room, now: .now)
       case .reap:
-        if let termination = reap() {
+        if let termination = reap(signalled: signalled) {
           // What the group wrote is in the pipes by now; anything after it comes from outside.
           let holding = (Self.readable(out), Self.readable(err))
           action = machine.reaped(termination, holding: holding, now: .now)
@@ -159,6 +161,7 @@ package final class ChildProcess: Sendable {
         // SIGCONT too: a stopped process acts on SIGTERM only once continued.
         kill(-group, SIGTERM)
         kill(-group, SIGCONT)
+        signalled = true
         action = machine.terminated(now: .now)
       case .announceKillDue(let due):
         Subprocesses.registry.withLock { $0.lastKillDue = max($0.lastKillDue ?? due, due) }
@@ -197,6 +200,7 @@ package final class ChildProcess: Sendable {
         action = machine.closed(.stderr, now: .now)
       case .kill:
         kill(-group, SIGKILL)
+        signalled = true
         action = machine.killed(now: .now)
       case .finish(let termination, let byTeardown, let neededKill):
         if pidfd >= 0 { close(pidfd) }
@@ -211,7 +215,8 @@ package final class ChildProcess: Sendable {
 
   /// `waitpid(WNOHANG)`: once the command has ended, drops it from the registry, reaps its group
   /// and returns how it ended; `nil` while it runs.
-  private func reap() -> Subprocess.Termination? {
+  /// - Parameter signalled: The teardown signalled the group: what is still in it is dying.
+  private func reap(signalled: Bool) -> Subprocess.Termination? {
     // The process is ending and killed this group: the death is not the command's to report.
     while Subprocesses.isExiting { pause() }
     var status: Int32 = 0
@@ -219,7 +224,11 @@ package final class ChildProcess: Sendable {
     guard reaped == pid || (reaped < 0 && errno == ECHILD) else { return nil }
     Subprocesses.registry.withLock { _ = $0.known.remove(pid) }
     let termination = reaped == pid ? Subprocess.Termination(status: status) : .exited(-1)
-    reapGroup()
+    // Only a command that exited by itself, its group unsignalled, left the rest of its group
+    // running; after a signal to the group (the teardown's, or anyone's) the rest is dying too.
+    var exitedByItself = false
+    if case .exited = termination, !signalled { exitedByItself = true }
+    reapGroup(countingSurvivors: exitedByItself)
     return termination
   }
 
@@ -257,7 +266,11 @@ package final class ChildProcess: Sendable {
 
   /// The command is reaped: kills what is left of its group, reaps the watcher, drops the group,
   /// and kills what the command started outside it (see ``Subprocesses/adoptOrphans()``).
-  private func reapGroup() {
+  /// - Parameter countingSurvivors: Count what is still alive in the group as left behind.
+  private func reapGroup(countingSurvivors: Bool) {
+    var leftBehind =
+      countingSurvivors && Subprocesses.isAdopting
+      ? Self.survivors(in: group, besides: watcher) : 0
     kill(-group, SIGKILL)
     Subprocesses.registry.withLock { $0.groups.removeAll { $0 == group } }
     var status: Int32 = 0
@@ -266,7 +279,10 @@ package final class ChildProcess: Sendable {
     closeLifeline()
     if let number {
       Subprocesses.registry.withLock { _ = $0.tags.remove(number) }
-      Self.killOrphans()
+      leftBehind += Self.killOrphans(of: number, group: group)
+    }
+    if leftBehind > 0, !Subprocesses.isExiting {
+      Subprocesses.notify(.leftBehind(command: command.label, count: leftBehind))
     }
   }
 
@@ -294,6 +310,9 @@ package final class ChildProcess: Sendable {
   }
 
   private func finish(_ ending: Ending) {
+    if ending.neededKill, !Subprocesses.isExiting {
+      Subprocesses.notify(.neededKill(command: command.label, grace: command.killAfter))
+    }
     let waiter = state.withLock { state in
       state.ending = ending
       defer { state.waiter = nil }
