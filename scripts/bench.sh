@@ -175,6 +175,29 @@ row "counter --input FILE --json > /dev/null, $COUNTER_LINES \`+\` lines, lines/
   "$theirs (CounterReference)" "${r}×" "≥ 0.5×" "$(met "$r" ">=" 0.5)" \
   "per line: two pump↔loop hand-overs (the lockstep), unspecialised generic store code (notes below)"
 
+# MARK: lints
+
+# The lints' cost: the same runs with every lint evaluated (the default) and with none
+# (`--allow all`, which skips their evaluation), interleaved.
+echo "== lints on vs off" >&2
+for flow in ticker counter; do
+  if [[ $flow == ticker ]]; then
+    run="$BIN/loadctl ticker --interval 0 --count $COUNTER_LINES --json --seed 1"
+    label="ticker --interval 0 --count $COUNTER_LINES --json"
+  else
+    run="$BIN/loadctl counter --input $plus --json"
+    label="counter --input FILE --json ($COUNTER_LINES lines)"
+  fi
+  hyperfine --style none --warmup 1 --runs "$COUNTER_RUNS" --export-json "$work/lints.json" \
+    "$run > /dev/null" "$run --allow all > /dev/null" >/dev/null 2>&1
+  read -r on off <<<"$(python3 -c 'import json, sys
+print(" ".join("%.4f" % x["median"] for x in json.load(open(sys.argv[1]))["results"]))' \
+    "$work/lints.json")"
+  r="$(ratio "$on" "$off")"
+  row "$label, lints on vs off (--allow all), wall time" "${on} s" "${off} s" "${r}×" "≤ 1.05×" \
+    "$(met "$r" "<=" 1.05)" "the policy lints look at every store event; off, none is evaluated"
+done
+
 # MARK: ticker and timer (the flows' own scripts)
 
 echo "== ticker (scripts/bench-ticker.sh)" >&2
@@ -228,7 +251,7 @@ echo "== size" >&2
 # The runtime's size goal counts it without the subprocess runner, which came on top of it.
 core_lines="$(cat $(find Sources/Core -name '*.swift' -not -path '*/Subprocess/*') | wc -l)"
 row "Core runtime size, lines of Sources/Core/**/*.swift without Subprocess/" "$core_lines" \
-  "—" "—" "≤ 1,500" "$(met "$core_lines" "<=" 1500)" "Store, StoreMailbox, TestStore and VirtualClock are most of it"
+  "—" "—" "≤ 1,500" "$(met "$core_lines" "<=" 1500)" "Store, StoreMailbox, TestStore and VirtualClock are most of it; the policy lints (Lints/) add 170"
 subprocess_lines="$(cat $(find Sources/Core/Subprocess -name '*.swift') | wc -l)"
 row "Core subprocess runner, lines of Sources/Core/Subprocess/*.swift (informational)" \
   "$subprocess_lines" "—" "—" "—" "—" "—"

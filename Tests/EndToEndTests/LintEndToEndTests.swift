@@ -73,11 +73,12 @@ private func script(_ line: String, _ count: Int) -> String {
 
   /// `--allow` silences a lint: nothing printed, nothing counted, and `--deny all` then has
   /// nothing to deny.
-  @Test func anAllowedLintIsSilent() async throws {
+  @Test(arguments: ["backlog", "all", "starved,backlog"])
+  func anAllowedLintIsSilent(allowed: String) async throws {
     let outcome = try await LoadctlProcess.run(
       [
         "counter", "--clock", "virtual", "--policy", "queue", "--input", "-", "--json",
-        "--allow", "backlog", "--deny", "all",
+        "--allow", allowed, "--deny", "all",
       ],
       stdin: .text(script("+600ms d", 20)))
     #expect(outcome.termination == .exited(0))

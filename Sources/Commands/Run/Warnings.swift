@@ -40,6 +40,10 @@ package final class Warnings: Sendable {
     self.errors = errors
   }
 
+  /// Whether every lint is allowed (`--allow all`): nothing would be reported, so the run need
+  /// not evaluate any.
+  package var allSilenced: Bool { policy.allowed.isSuperset(of: Lint.all) }
+
   /// Reports `warning`, unless its lint is allowed or it is a repeat (then only counted).
   package func raise(_ warning: LintWarning) {
     guard !policy.allowed.contains(warning.lint) else { return }
