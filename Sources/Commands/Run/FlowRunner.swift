@@ -172,10 +172,13 @@ package enum FlowRunner {
           flow.count(event, into: &tally)
           renderer.render(event)
           guard lints != nil else { return }
+          if let warning = flow.lint(event) { context.warnings.raise(warning) }
+          // The policy lints read effect events only: a transition, the most frequent event,
+          // never crosses into them.
+          if case .transition = event { return }
           if let warning = lints?.observe(event, at: context.elapsed()) {
             context.warnings.raise(warning)
           }
-          if let warning = flow.lint(event) { context.warnings.raise(warning) }
         }
         return .store(result, tally)
       }
