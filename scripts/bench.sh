@@ -283,14 +283,21 @@ notes() {
 
 ## Notes
 
-- **ticker** (details in `docs/ticker.md`): at `--interval 0` the consumer pulls each price from
-  the generator itself (no stream, no producer task), and a regular file is read on the
-  consumer's task a 64 KiB chunk at a time; each tick is one `EventOutput` event, whose JSON
-  line `JSONValue`'s writer appends as UTF-8 bytes straight into the output buffer (the
-  reference builds a `String` per line, which is why loadctl can be the faster one). What loadctl
-  adds per line is the event layer: a clock read, the field array, two uncontended locks
-  (numbering, writer), and for `--from` the shared line grammar (`InputLine`). Both figures are best read from
-  interleaved runs: the machine is shared, and a busy machine moves each run by tens of percent.
+- **ticker** (details in `docs/ticker.md`): the ticker runs on the store like every flow, its
+  prices entering in batches of what the feed had ready (up to 1024 per action), so the store
+  costs one hand-over per batch, not per tick. At `--interval 0` the store's input task pulls
+  each price from the generator itself (no stream, no producer task), and a regular file is
+  read on that task a 64 KiB chunk at a time, each line's `String` made straight from the chunk;
+  each tick is one `EventOutput` event, whose JSON line `JSONValue`'s writer appends as UTF-8
+  bytes straight into the output buffer (the reference builds a `String` per line, which is why
+  loadctl can be the faster one). What loadctl adds per line is the event layer: a clock read,
+  the field array, two uncontended locks (numbering, writer), and for `--from` the shared
+  timed-line pipeline (`TimedLineReader`). Both figures are best read from interleaved runs: the
+  machine is shared, and a busy machine moves each run by tens of percent.
+- **lints**: the policy lints see only effect events (the runner does not hand them
+  transitions), the flows' own lints a pattern match per transition; `--allow all` evaluates
+  none, which is the "off" of the two rows. CPU time, not wall time: two runs of the same
+  binary differ by more in wall time on this machine than the lints cost.
 - **counter** (`--input FILE --json`): output is flushed when the run's executor runs out of
   work, not per event; a regular file is read on the consumer's task; each JSON line is written
   as UTF-8 bytes straight into the output buffer; the input pump, the mailbox and the input
