@@ -1,0 +1,14 @@
+import LoadctlCore
+
+/// An action a recording can hold: written as JSON, read back as the same value.
+///
+/// The JSON is an object whose `action` field is the action's ``ReportableAction/name``, with
+/// every associated value beside it, exactly: durations as integer nanoseconds, numbers in a
+/// form that reads back to the same `Double`. `fromRecorded(recorded)` gives back a value equal
+/// to the original, so a replay applies what the recorded run applied.
+package protocol RecordableAction: ReportableAction {
+  /// The action as one JSON object.
+  var recorded: JSONValue { get }
+  /// Reads what ``recorded`` wrote, or says in one line why `value` is not such an action.
+  static func fromRecorded(_ value: JSONValue) -> Result<Self, LineProblem>
+}
