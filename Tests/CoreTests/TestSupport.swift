@@ -64,7 +64,8 @@ final class StoreHarness<State: Sendable, Action: Sendable>: Sendable {
 
   init(
     initialState: State, clock: VirtualClock, stopWhenIdle: Bool = false, onCancel: Action? = nil,
-    trace: Recorder<String> = Recorder(), reducer: @escaping Store<State, Action>.Reducer
+    trace: Recorder<String> = Recorder(), journal: (any StoreJournal<Action>)? = nil,
+    reducer: @escaping Store<State, Action>.Reducer
   ) {
     self.clock = clock
     self.trace = trace
@@ -75,7 +76,7 @@ final class StoreHarness<State: Sendable, Action: Sendable>: Sendable {
     let store = Store(initialState: initialState, reducer: reducer)
     task = clock.launch {
       let result = await store.run(
-        inputs: inputs, stopWhenIdle: stopWhenIdle, onCancel: onCancel
+        inputs: inputs, stopWhenIdle: stopWhenIdle, onCancel: onCancel, journal: journal
       ) { event in
         let line = describe(event)
         box.mutex.withLock { log in

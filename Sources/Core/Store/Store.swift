@@ -39,15 +39,18 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - stopWhenIdle: End once `inputs` has finished and no effect is running or waiting.
   ///   - onCancel: An action applied when the calling task is cancelled, so the flow can make its
   ///     final transition (for example `loading → idle`); effects it returns are not run.
+  ///   - journal: Told of every happening as it is applied, around the step that applies it, so
+  ///     that ``StoreReplay`` can apply the same happenings again (see ``StoreJournal``).
   ///   - observe: Called synchronously for each step, in order; it must not block.
   /// - Returns: The last state and why the run ended.
   public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
     stopWhenIdle: Bool = true,
     onCancel: Action? = nil,
+    journal: (any StoreJournal<Action>)? = nil,
     observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
-    let mailbox = StoreMailbox<Message>()
+    let mailbox = StoreMailbox<StoreHappening<Action>>()
     let (result, ended) = await withTaskCancellationHandler {
       await withDiscardingTaskGroup { group in
         group.addTask {
@@ -61,9 +64,9 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
         }
         var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox)
         let reason = await loop.receive(
-          stopWhenIdle: stopWhenIdle, group: &group, observe: observe)
-        if reason == .cancelled, let onCancel {
-          _ = loop.reduce(onCancel, from: nil, observe: observe)  // the run ends: no effects
+          stopWhenIdle: stopWhenIdle, group: &group, journal: journal, observe: observe)
+        if reason == .cancelled {
+          loop.applyCancel(onCancel, journal: journal, observe: observe)
         }
         let ended = loop.cancelAll()
         mailbox.close()
@@ -76,16 +79,12 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     // Only now, with every effect's task returned (a command's group torn down and reaped), are
     // the effects cancelled at the end reported: `effectFinished` never comes before the work
     // has stopped.
-    for (info, outcome) in ended { observe(.effectFinished(info, outcome)) }
+    if let journal {
+      journal.closing { for (info, outcome) in ended { observe(.effectFinished(info, outcome)) } }
+    } else {
+      for (info, outcome) in ended { observe(.effectFinished(info, outcome)) }
+    }
     return result
-  }
-
-  enum Message: Sendable {
-    case input(Action)
-    case inputFinished
-    case effectAction(Action, serial: Int)
-    case effectFinished(serial: Int, EffectOutcome)
-    case cancelRequest(EffectID)
   }
 }
 
@@ -94,19 +93,21 @@ extension Store {
   struct RunLoop: ~Copyable {
     var state: State
     let reducer: Reducer
-    let mailbox: StoreMailbox<Message>
+    let mailbox: StoreMailbox<StoreHappening<Action>>
     var registry = EffectRegistry<Action>()
     var handles: [Int: EffectHandle] = [:]
     var immediate: [(Action, EffectInfo?)] = []
+    /// Effects the last step started, for the caller to run (or, in a replay, not to).
+    var starting: [(EffectInfo, Effect<Action>, EffectHandle)] = []
     var inputFinished = false
     var finishRequested = false
 
     /// Takes messages from the mailbox and applies them until the run must end.
     nonisolated(nonsending) mutating func receive(
       stopWhenIdle: Bool, group: inout DiscardingTaskGroup,
-      observe: (StoreEvent<State, Action>) -> Void
+      journal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
     ) async -> StoreStopReason {
-      var batch: [Message] = []
+      var batch: [StoreHappening<Action>] = []
       while true {
         if let reason = stopReason(stopWhenIdle: stopWhenIdle) { return reason }
         batch.removeAll(keepingCapacity: true)
@@ -115,12 +116,52 @@ extension Store {
           // Once cancelled, apply nothing but `onCancel`, not even what is still buffered: a
           // cancellation handler running on another thread may have sent it after the fact.
           guard !mailbox.isCancelled else { return .cancelled }
-          handle(message, group: &group, observe: observe)
+          if let journal {
+            journal.record(message) { handle(message, observe: observe) }
+          } else {
+            handle(message, observe: observe)
+          }
+          spawnStarting(in: &group)
           if case .input = message { mailbox.inputHandled() }
           if let reason = stopReason(stopWhenIdle: stopWhenIdle) { return reason }
         }
         if batch.isEmpty, mailbox.isCancelled { return .cancelled }
       }
+    }
+
+    /// Applies the run's cancel action for its final transition; the effects it returns are not
+    /// run. The journal hears of it as ``StoreHappening/cancelled``.
+    mutating func applyCancel(
+      _ onCancel: Action?, journal: (any StoreJournal<Action>)?,
+      observe: (StoreEvent<State, Action>) -> Void
+    ) {
+      guard let journal else {
+        if let onCancel { _ = reduce(onCancel, from: nil, observe: observe) }
+        return
+      }
+      journal.record(.cancelled) {
+        if let onCancel { _ = reduce(onCancel, from: nil, observe: observe) }
+      }
+    }
+
+    /// Runs the effects the last step started, each as a child task of `group`.
+    mutating func spawnStarting(in group: inout DiscardingTaskGroup) {
+      guard !starting.isEmpty else { return }
+      let mailbox = self.mailbox
+      for (info, effect, handle) in starting {
+        let serial = info.serial
+        group.addTask {
+          let runner = EffectRunner<Action>(
+            send: Send { mailbox.send(.effectAction($0, serial: serial)) },
+            requestCancel: { mailbox.send(.cancelRequest($0)) }
+          )
+          let outcome = await EffectContext.$current.withValue(info) {
+            await handle.run { await runner.perform(effect) }
+          }
+          mailbox.send(.effectFinished(serial: serial, outcome))
+        }
+      }
+      starting.removeAll(keepingCapacity: true)
     }
 
     /// Why the run must end now, if it must.
@@ -131,34 +172,36 @@ extension Store {
     }
 
     mutating func handle(
-      _ message: Message, group: inout DiscardingTaskGroup,
+      _ message: StoreHappening<Action>,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       switch message {
       case .input(let action):
-        apply(action, from: nil, group: &group, observe: observe)
+        apply(action, from: nil, observe: observe)
       case .inputFinished: inputFinished = true
       case .effectAction(let action, let serial):
         guard let info = registry.runningInfo(serial) else { return }
-        apply(action, from: info, group: &group, observe: observe)
+        apply(action, from: info, observe: observe)
       case .effectFinished(let serial, let outcome):
         handles[serial] = nil
-        perform(registry.finished(serial, outcome: outcome), group: &group, observe: observe)
+        perform(registry.finished(serial, outcome: outcome), observe: observe)
       case .cancelRequest(let id):
-        perform(registry.cancel(id: id), group: &group, observe: observe)
+        perform(registry.cancel(id: id), observe: observe)
+      case .cancelled:
+        break  // never sent: the run applies its cancel action itself (`applyCancel`)
       }
       while !immediate.isEmpty, !finishRequested {
         let (action, info) = immediate.removeFirst()
-        apply(action, from: info, group: &group, observe: observe)
+        apply(action, from: info, observe: observe)
       }
     }
 
     mutating func apply(
-      _ action: Action, from info: EffectInfo?, group: inout DiscardingTaskGroup,
+      _ action: Action, from info: EffectInfo?,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       schedule(
-        reduce(action, from: info, observe: observe), from: info, group: &group, observe: observe)
+        reduce(action, from: info, observe: observe), from: info, observe: observe)
     }
 
     /// Applies `action`, reports it, and returns the work it asks for.
@@ -194,7 +237,7 @@ extension Store {
     }
 
     mutating func schedule(
-      _ effect: Effect<Action>, from info: EffectInfo?, group: inout DiscardingTaskGroup,
+      _ effect: Effect<Action>, from info: EffectInfo?,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       switch effect.kind {
@@ -203,28 +246,28 @@ extension Store {
       case .send(let action):
         immediate.append((action, info))
       case .merge(let effects):
-        for effect in effects { schedule(effect, from: info, group: &group, observe: observe) }
+        for effect in effects { schedule(effect, from: info, observe: observe) }
       case .cancel(let id):
-        perform(registry.cancel(id: id), group: &group, observe: observe)
+        perform(registry.cancel(id: id), observe: observe)
       case .cancellable(let inner, let id, let policy):
         perform(
-          registry.register(inner, id: id, policy: policy, name: inner.name), group: &group,
+          registry.register(inner, id: id, policy: policy, name: inner.name),
           observe: observe)
       case .run(let name, _, _):
         perform(
-          registry.register(effect, id: nil, policy: nil, name: name), group: &group,
+          registry.register(effect, id: nil, policy: nil, name: name),
           observe: observe)
       }
     }
 
     mutating func perform(
-      _ commands: [EffectRegistry<Action>.Command], group: inout DiscardingTaskGroup,
+      _ commands: [EffectRegistry<Action>.Command],
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       for command in commands {
         switch command {
         case .start(let info, let effect):
-          start(info, effect, group: &group, observe: observe)
+          start(info, effect, observe: observe)
         case .cancel(let info):
           handles[info.serial]?.cancel()
         case .queued(let info):
@@ -238,24 +281,13 @@ extension Store {
     }
 
     private mutating func start(
-      _ info: EffectInfo, _ effect: Effect<Action>, group: inout DiscardingTaskGroup,
+      _ info: EffectInfo, _ effect: Effect<Action>,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       let handle = EffectHandle()
       handles[info.serial] = handle
       observe(.effectStarted(info))
-      let mailbox = self.mailbox
-      let serial = info.serial
-      group.addTask {
-        let runner = EffectRunner<Action>(
-          send: Send { mailbox.send(.effectAction($0, serial: serial)) },
-          requestCancel: { mailbox.send(.cancelRequest($0)) }
-        )
-        let outcome = await EffectContext.$current.withValue(info) {
-          await handle.run { await runner.perform(effect) }
-        }
-        mailbox.send(.effectFinished(serial: serial, outcome))
-      }
+      starting.append((info, effect, handle))
     }
   }
 }
