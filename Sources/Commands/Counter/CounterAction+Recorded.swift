@@ -1,0 +1,36 @@
+import LoadctlCore
+
+/// A counter action in a recording: `{"action":"increment"}`, and for a failed delayed increment
+/// `{"action":"delayed_increment_failed","message":"exit 1"}`.
+extension CounterAction: RecordableAction {
+  /// Every case as written, for ``RecordedFields/unknownAction(expected:)``.
+  private static let recordedNames = [
+    "increment", "decrement", "delayed_increment", "increment_response",
+    "delayed_increment_failed", "cancel", "interrupt",
+  ]
+
+  package var recorded: JSONValue {
+    switch self {
+    case .delayedIncrementFailed(let message):
+      .object([("action", .string(name)), ("message", .string(message))])
+    default:
+      .object([("action", .string(name))])
+    }
+  }
+
+  package static func fromRecorded(_ value: JSONValue) -> Result<CounterAction, LineProblem> {
+    Result { () throws(LineProblem) -> CounterAction in
+      let fields = try RecordedFields(value, of: "counter")
+      switch fields.action {
+      case "increment": return .increment
+      case "decrement": return .decrement
+      case "delayed_increment": return .delayedIncrement
+      case "increment_response": return .incrementResponse
+      case "delayed_increment_failed": return .delayedIncrementFailed(try fields.string("message"))
+      case "cancel": return .cancel
+      case "interrupt": return .interrupt
+      default: throw fields.unknownAction(expected: recordedNames)
+      }
+    }
+  }
+}

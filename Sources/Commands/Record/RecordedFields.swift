@@ -1,0 +1,171 @@
+import LoadctlCore
+
+/// The fields of one recorded action, read with a one-line ``LineProblem`` for each thing wrong.
+///
+/// Each ``RecordableAction/fromRecorded(_:)`` opens its JSON with ``init(_:of:)``, which checks
+/// that it is an object with a string `action`, switches on ``action``, and reads the case's
+/// fields with the typed accessors. Messages name the flow, the action and the field:
+///
+/// ```swift
+/// let fields = try RecordedFields(value, of: "counter")
+/// fields.action                  // "delayed_increment_failed"
+/// try fields.string("message")   // or: recorded counter action "delayed_increment_failed":
+///                                //     field "message" must be a string, not an integer
+/// ```
+///
+/// Fields other than the ones asked for are ignored, so a recording may carry more than a
+/// reader needs.
+package struct RecordedFields: Sendable {
+  /// Which flow's action this is (`counter`, `search`), for messages.
+  package let flow: String
+  /// The `action` field: the recorded action's ``ReportableAction/name``.
+  package let action: String
+  /// The whole recorded object.
+  private let value: JSONValue
+
+  /// Opens `value` as a recorded action of `flow`.
+  /// - Throws: ``LineProblem`` unless `value` is an object with a string `action` field.
+  package init(_ value: JSONValue, of flow: String) throws(LineProblem) {
+    guard case .object = value else {
+      throw LineProblem(
+        "a recorded \(flow) action must be a JSON object, not \(Self.kind(of: value))")
+    }
+    guard let tag = value["action"] else {
+      throw LineProblem("a recorded \(flow) action has no \"action\" field")
+    }
+    guard case .string(let action) = tag else {
+      throw LineProblem(
+        "a recorded \(flow) action's \"action\" field must be a string, not \(Self.kind(of: tag))")
+    }
+    self.flow = flow
+    self.action = action
+    self.value = value
+  }
+
+  /// The problem for an ``action`` this flow does not have, listing the names it does.
+  package func unknownAction(expected names: [String]) -> LineProblem {
+    LineProblem(
+      "unknown recorded \(flow) action \(quoted(action)) (expected "
+        + names.joined(separator: ", ") + ")")
+  }
+
+  /// The field `key`, whatever its type.
+  /// - Throws: ``LineProblem`` when the object has no such field.
+  package func value(_ key: String) throws(LineProblem) -> JSONValue {
+    guard let field = value[key] else { throw problem("has no \(quoted(key)) field") }
+    return field
+  }
+
+  /// The string field `key`.
+  package func string(_ key: String) throws(LineProblem) -> String {
+    let field = try value(key)
+    guard case .string(let text) = field else { throw wrongType(key, "a string", field) }
+    return text
+  }
+
+  /// The integer field `key`; a number with a fraction or exponent is refused.
+  package func int(_ key: String) throws(LineProblem) -> Int {
+    let field = try value(key)
+    guard case .int(let number) = field else { throw wrongType(key, "an integer", field) }
+    return number
+  }
+
+  /// The boolean field `key`.
+  package func bool(_ key: String) throws(LineProblem) -> Bool {
+    let field = try value(key)
+    guard case .bool(let flag) = field else { throw wrongType(key, "a boolean", field) }
+    return flag
+  }
+
+  /// The number field `key`, integers included (``JSONValue`` writes integral doubles as
+  /// integers).
+  package func double(_ key: String) throws(LineProblem) -> Double {
+    let field = try value(key)
+    guard let number = Self.number(field) else { throw wrongType(key, "a number", field) }
+    return number
+  }
+
+  /// The duration field `key`, written as integer nanoseconds (see ``nanoseconds(_:)``).
+  package func duration(nanoseconds key: String) throws(LineProblem) -> Duration {
+    let field = try value(key)
+    guard case .int(let count) = field, let nanoseconds = Int64(exactly: count) else {
+      throw wrongType(key, "an integer number of nanoseconds", field)
+    }
+    return .nanoseconds(nanoseconds)
+  }
+
+  /// The array-of-strings field `key`.
+  package func strings(_ key: String) throws(LineProblem) -> [String] {
+    let field = try value(key)
+    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
+    var texts: [String] = []
+    texts.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      guard case .string(let text) = element else {
+        throw wrongType("\(key)[\(index)]", "a string", element)
+      }
+      texts.append(text)
+    }
+    return texts
+  }
+
+  /// The array-of-numbers field `key`, integers included.
+  package func doubles(_ key: String) throws(LineProblem) -> [Double] {
+    let field = try value(key)
+    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
+    var numbers: [Double] = []
+    numbers.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      guard let number = Self.number(element) else {
+        throw wrongType("\(key)[\(index)]", "a number", element)
+      }
+      numbers.append(number)
+    }
+    return numbers
+  }
+
+  /// A duration as the integer nanoseconds ``duration(nanoseconds:)`` reads.
+  ///
+  /// Attoseconds below a nanosecond are dropped (toward zero), and a duration beyond what `Int`
+  /// holds as nanoseconds (about ±292 years) is written as `Int.max` or `Int.min`.
+  package static func nanoseconds(_ duration: Duration) -> Int {
+    let (seconds, attoseconds) = duration.components
+    let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, overflowAgain) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+    guard !overflow, !overflowAgain else { return seconds < 0 ? .min : .max }
+    return total
+  }
+
+  /// A problem with this action, as one line starting with the flow and action.
+  private func problem(_ text: String) -> LineProblem {
+    LineProblem("recorded \(flow) action \(quoted(action)) \(text)")
+  }
+
+  /// The problem for field `key` holding `found` where `expected` belongs.
+  private func wrongType(_ key: String, _ expected: String, _ found: JSONValue) -> LineProblem {
+    problem("field \(quoted(key)) must be \(expected), not \(Self.kind(of: found))")
+  }
+
+  /// A JSON number as a `Double`: integers convert (exactly, up to 2^53, all ``JSONValue``
+  /// writes for an integral `Double`).
+  private static func number(_ value: JSONValue) -> Double? {
+    switch value {
+    case .int(let number): Double(number)
+    case .double(let number): number
+    default: nil
+    }
+  }
+
+  /// What kind of JSON `value` is, with an article, for messages (`an integer`, `null`).
+  private static func kind(of value: JSONValue) -> String {
+    switch value {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .int: "an integer"
+    case .double: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
