@@ -34,7 +34,7 @@ _loadctl() {
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     case "${COMP_WORDS[i]}" in
-      --clock|--trace|--deny|--allow)
+      --clock|--trace|--record|--deny|--allow)
         [[ ${COMP_WORDS[i+1]} == "=" ]] && i=$((i + 1))
         i=$((i + 1)) ;;
       -* | =) ;;
@@ -48,37 +48,37 @@ _loadctl() {
     "")
       case "$opt" in
         --clock) _loadctl_reply "continuous virtual"; return ;;
-        --trace) _loadctl_files; return ;;
+        --trace|--record) _loadctl_files; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --version --help -h"
+        _loadctl_reply "--json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --version --help -h"
       else
-        _loadctl_reply "profile search counter timer ticker help completions"
+        _loadctl_reply "profile search counter timer ticker replay help completions"
       fi
       ;;
     profile)
       case "$opt" in
         --latency|--fail|--url|--header|--timeout|--kill-after|--retries|--backoff) return ;;
-        --file|--input|--trace) _loadctl_files; return ;;
+        --file|--input|--trace|--record) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
+        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       fi
       ;;
     search)
       case "$opt" in
         --type|--keystroke|--debounce|--limit|--url|--header|--timeout|--kill-after|--latency|--jitter|--seed) return ;;
-        --input|--corpus|--trace) _loadctl_files; return ;;
+        --input|--corpus|--trace|--record) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
+        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       fi
       ;;
     counter)
@@ -86,12 +86,12 @@ _loadctl() {
         --delay|--kill-after) return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --policy) _loadctl_reply "drop latest queue parallel"; return ;;
-        --input|--trace) _loadctl_files; return ;;
+        --input|--trace|--record) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--delay --exec --kill-after --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
+        _loadctl_reply "--delay --exec --kill-after --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       else
         _loadctl_reply "+ - d c increment decrement delayed cancel"
       fi
@@ -99,32 +99,44 @@ _loadctl() {
     timer)
       case "$opt" in
         --interval|--ticks|--duration) return ;;
-        --input|--trace) _loadctl_files; return ;;
+        --input|--trace|--record) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--interval --ticks --duration --paused --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
+        _loadctl_reply "--interval --ticks --duration --paused --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       fi
       ;;
     ticker)
       case "$opt" in
         --interval|--min|--max|--seed|--count|--kill-after) return ;;
         --buffer) _loadctl_reply "newest:1024 oldest:1024 unbounded"; return ;;
-        --from|--trace) _loadctl_files; return ;;
+        --from|--trace|--record) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--interval --min --max --seed --count --buffer --from --exec --kill-after --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --deny --allow --help -h"
+        _loadctl_reply "--interval --min --max --seed --count --buffer --from --exec --kill-after --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+      fi
+      ;;
+    replay)
+      case "$opt" in
+        --clock) _loadctl_reply "continuous virtual"; return ;;
+        --trace|--record) _loadctl_files; return ;;
+        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
+      esac
+      if [[ $cur == -* ]]; then
+        _loadctl_reply "--check --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+      else
+        _loadctl_files
       fi
       ;;
     help)
       if [[ $cur == -* ]]; then
         _loadctl_reply "--man --help -h"
       else
-        _loadctl_reply "profile search counter timer ticker help completions"
+        _loadctl_reply "profile search counter timer ticker replay help completions"
       fi
       ;;
     completions)

@@ -11,7 +11,7 @@ function __loadctl_subcommand --description 'Print the subcommand word, if any'
             continue
         end
         switch $token
-            case --clock --trace --deny --allow
+            case --clock --trace --record --deny --allow
                 set skip 1
             case '-*'
             case '*'
@@ -42,6 +42,7 @@ complete -c loadctl -n __loadctl_needs_subcommand -a search -d 'Search as you ty
 complete -c loadctl -n __loadctl_needs_subcommand -a counter -d 'A counter with a delayed increment: a reducer, an effect and a per-id policy.'
 complete -c loadctl -n __loadctl_needs_subcommand -a timer -d 'A drift-free timer effect: toggle, tick, stop, reset; one timer id, latest policy.'
 complete -c loadctl -n __loadctl_needs_subcommand -a ticker -d 'Watch a live price feed: an AsyncStream whose producer stops with its consumer.'
+complete -c loadctl -n __loadctl_needs_subcommand -a replay -d 'Run a recording again on virtual time, and say where a replay diverges.'
 complete -c loadctl -n __loadctl_needs_subcommand -a help -d 'Show help for a subcommand.'
 complete -c loadctl -n __loadctl_needs_subcommand -a completions -d 'Print a shell completion script.'
 complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the version.'
@@ -53,6 +54,7 @@ complete -c loadctl -n __loadctl_takes_globals -l no-input -d 'Never read keys f
 complete -c loadctl -n __loadctl_takes_globals -l clock -x -a 'continuous\\t virtual\\t' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
 complete -c loadctl -n __loadctl_takes_globals -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'
 complete -c loadctl -n __loadctl_takes_globals -l timeline -d 'At the end, draw each effect\'s lifetime on stderr (█ running, ✓ ╳ ✗ ends).'
+complete -c loadctl -n __loadctl_takes_globals -l record -r -F -d 'Record the run to FILE: every input, key, signal and effect result with its time, and every event; \'loadctl replay FILE\' runs it again on virtual time (docs/recording.md).'
 complete -c loadctl -n __loadctl_takes_globals -l deny -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'End with status 3 when one of these lints is raised (all for every lint): needs-sigkill, left-behind, backlog, starved, dropped, late.'
 complete -c loadctl -n __loadctl_takes_globals -l allow -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'Never report these lints (all for every lint).'
 complete -c loadctl -s h -l help -d 'Show help information.'
@@ -102,6 +104,8 @@ complete -c loadctl -n '__loadctl_using ticker' -l buffer -x -a 'newest:1024\\t 
 complete -c loadctl -n '__loadctl_using ticker' -l from -r -F -d 'Read prices from FILE, or - for stdin, one number per line, as they arrive.'
 complete -c loadctl -n '__loadctl_using ticker' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD with /bin/sh -c and read its stdout lines as with --from. It is torn down when the feed stops; a non-zero exit or a signal is reported (exit 1).'
 complete -c loadctl -n '__loadctl_using ticker' -l kill-after -x -d 'When the feed stops while the --exec command runs, wait this long after SIGTERM before SIGKILL.'
+complete -c loadctl -n '__loadctl_using replay' -l check -d 'Print only the verdict: status 0 when the replay matches the recording (whatever status the recorded run ended with), 4 when it diverges.'
+complete -c loadctl -n '__loadctl_using replay' -F
 complete -c loadctl -n '__loadctl_using help' -l man -d 'Print the manual page (roff) for the whole program instead.'
-complete -c loadctl -n '__loadctl_using help' -a 'profile search counter timer ticker help completions'
+complete -c loadctl -n '__loadctl_using help' -a 'profile search counter timer ticker replay help completions'
 complete -c loadctl -n '__loadctl_using completions' -a 'bash zsh fish'

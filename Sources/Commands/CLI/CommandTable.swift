@@ -10,21 +10,39 @@ package enum CommandTable {
   package typealias Runner =
     @Sendable (Invocation, [String: String]) async throws(EarlyExit) -> ProcessEnd
 
-  /// Every subcommand with its runner.
-  static let entries: [(spec: CommandSpec, run: Runner)] = [
-    entry(ProfileCommand.self), entry(SearchCommand.self), entry(CounterCommand.self),
-    entry(TimerCommand.self), entry(TickerCommand.self),
+  /// Runs a flow's subcommand with its shared options already typed (a replay sets them).
+  package typealias Starter =
+    @Sendable (Invocation, RunOptions, [String: String]) async throws(EarlyExit) -> ProcessEnd
+
+  /// The subcommands that run a flow, each with what starts it.
+  static let flows: [(spec: CommandSpec, start: Starter)] = [
+    flow(ProfileCommand.self), flow(SearchCommand.self), flow(CounterCommand.self),
+    flow(TimerCommand.self), flow(TickerCommand.self),
   ]
 
-  /// A subcommand's table entry: its runner types the shared options and the run mode (once,
-  /// from the terminals as they are now), then the subcommand's own options, then runs it.
-  static func entry<Command: Subcommand>(_: Command.Type) -> (spec: CommandSpec, run: Runner) {
-    let runner: Runner = { invocation, environment throws(EarlyExit) in
-      let run = RunOptions(invocation, environment: environment, terminals: .current())
+  /// Every subcommand with its runner: the flows, then `replay`.
+  static let entries: [(spec: CommandSpec, run: Runner)] =
+    flows.map { flow in
+      let runner: Runner = { invocation, environment throws(EarlyExit) in
+        // The shared options and the run mode are typed once, from the terminals as they are.
+        let run = RunOptions(invocation, environment: environment, terminals: .current())
+        return try await flow.start(invocation, run, environment)
+      }
+      return (flow.spec, runner)
+    } + [(ReplayCommand.spec, ReplayCommand.run)]
+
+  /// A flow's table entry: it types the subcommand's own options, then runs it.
+  static func flow<Command: Subcommand>(_: Command.Type) -> (spec: CommandSpec, start: Starter) {
+    let start: Starter = { invocation, run, environment throws(EarlyExit) in
       let options = try Command.options(invocation, run, environment: environment)
       return try await Command.run(options, run)
     }
-    return (Command.spec, runner)
+    return (Command.spec, start)
+  }
+
+  /// What starts the flow of the subcommand `name`, for a replay.
+  static func starter(for name: String) -> Starter? {
+    flows.first { $0.spec.name == name }?.start
   }
 
   /// The command-line surface.
@@ -36,14 +54,15 @@ package enum CommandTable {
       it happens. Text by default; JSON Lines with --json.
       """,
     globalOptions: ProgramSpec.standardGlobals + [
-      interactiveOption, noInputOption, clockOption, traceOption, timelineOption, denyOption,
-      allowOption,
+      interactiveOption, noInputOption, clockOption, traceOption, timelineOption, recordOption,
+      denyOption, allowOption,
     ],
     commands: entries.map(\.spec),
     exitStatuses: [
       .init("0", "The flow finished."),
       .init("1", "The flow ended failed (e.g. profile failed after its retries)."),
       .init("3", "A lint named by --deny was raised in a run that would otherwise have ended 0."),
+      .init("4", "replay: the replay diverged from its recording (or --check found it did)."),
       .init("64", "Usage error: bad option, argument or value."),
       .init("65", "Bad input data: a rejected input line, or a file that cannot be used."),
       .init("69", "A tool loadctl needs is missing (curl for --url)."),
@@ -92,6 +111,13 @@ package enum CommandTable {
     "trace", .file,
     help: "Write the run's effects, sleeps and events to FILE in Chrome Trace Event Format "
       + "(open it in Perfetto UI or chrome://tracing).")
+
+  /// `--record FILE`: a recording of the run that `loadctl replay` runs again.
+  static let recordOption = OptionKey.value(
+    "record", .file,
+    help: "Record the run to FILE: every input, key, signal and effect result with its time, "
+      + "and every event; 'loadctl replay FILE' runs it again on virtual time "
+      + "(docs/recording.md).")
 
   /// `--timeline`: a picture of effect lifetimes on stderr at the end.
   static let timelineOption = OptionKey.flag(

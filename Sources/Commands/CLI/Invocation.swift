@@ -14,6 +14,8 @@ package struct Invocation: Sendable, Equatable {
   package let command: String
   /// The positional arguments, in order.
   package let positionals: [String]
+  /// The command line after the program's name, as given (for `--record`'s header).
+  package var arguments: [String] = []
   /// Every option in the command's scope, filed under its long name, which is unique there
   /// (``ProgramSpec/problems()`` checks it); read through ``OptionKey``s only.
   private let options: [String: ParsedOption]

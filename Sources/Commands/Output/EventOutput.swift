@@ -24,6 +24,9 @@ package final class EventOutput: Sendable {
   private let writer: OutputWriter
   private let elapsed: @Sendable () -> Duration
   private let tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)?
+  /// Sees every event's JSON line, in `seq` order, in either mode: `--record` and a replay's
+  /// check.
+  private let lines: (@Sendable ([UInt8]) -> Void)?
   /// The last event's `seq`.
   private let state = Locked(0)
   /// Set while a store runs: the run's executor flushes when it runs out of work.
@@ -31,14 +34,19 @@ package final class EventOutput: Sendable {
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: String
 
-  /// - Parameter tap: Sees every event (what observers learn, its fields, its time) before it is
-  ///   printed: `--trace`, `--timeline`, the spinner.
+  /// - Parameters:
+  ///   - tap: Sees every event (what observers learn, its fields, its time) before it is
+  ///     printed: `--trace`, `--timeline`, the spinner.
+  ///   - lines: Sees every event as the JSON line `--json` prints (without its newline), in
+  ///     either mode, under the lock that orders events: `--record`, and a replay's check.
   package init(
     command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
     elapsed: @escaping @Sendable () -> Duration,
-    tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)? = nil
+    tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)? = nil,
+    lines: (@Sendable ([UInt8]) -> Void)? = nil
   ) {
     self.tap = tap
+    self.lines = lines
     self.command = command
     self.json = json
     self.quiet = quiet
@@ -71,25 +79,32 @@ package final class EventOutput: Sendable {
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
     // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
-    if json {
+    if let lines {
+      // Recorded or checked: the JSON line is built in either mode and handed on.
+      let body = json || (quiet && kind == .progress) ? nil : text()
+      state.withLock { seq in
+        seq += 1
+        let now = elapsed()
+        if let tap { tap(observed() ?? .instant(event), fields, now) }
+        var line: [UInt8] = []
+        writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
+        lines(line)
+        if json {
+          line.append(UInt8(ascii: "\n"))
+          writer.write(line)
+        } else if let body {
+          let time = style.dim(EventOutput.formatElapsed(now))
+          writer.write("\(time)  \(style.cyan(command))  \(body)\n")
+        }
+      }
+    } else if json {
       state.withLock { seq in
         seq += 1
         let now = elapsed()
         if let tap { tap(observed() ?? .instant(event), fields, now) }
         writer.write { line in
-          line.append(contentsOf: "{\"seq\":".utf8)
-          JSONValue.writeInt(seq, to: &line)
-          line.append(contentsOf: ",\"elapsed_ms\":".utf8)
-          JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
-          line.append(contentsOf: commandPrefix.utf8)
-          JSONValue.writeString(event, to: &line)
-          for (key, value) in fields {
-            line.append(UInt8(ascii: ","))
-            JSONValue.writeString(key, to: &line)
-            line.append(UInt8(ascii: ":"))
-            value.write(to: &line)
-          }
-          line.append(contentsOf: "}\n".utf8)
+          writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
+          line.append(UInt8(ascii: "\n"))
         }
       }
     } else {
@@ -104,6 +119,25 @@ package final class EventOutput: Sendable {
       }
     }
     if flush, !held.load(ordering: .acquiring) { writer.flush() }
+  }
+
+  /// Appends the JSON line of one event, without its newline.
+  private func writeLine(
+    seq: Int, now: Duration, event: String, fields: [(String, JSONValue)], to line: inout [UInt8]
+  ) {
+    line.append(contentsOf: "{\"seq\":".utf8)
+    JSONValue.writeInt(seq, to: &line)
+    line.append(contentsOf: ",\"elapsed_ms\":".utf8)
+    JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+    line.append(contentsOf: commandPrefix.utf8)
+    JSONValue.writeString(event, to: &line)
+    for (key, value) in fields {
+      line.append(UInt8(ascii: ","))
+      JSONValue.writeString(key, to: &line)
+      line.append(UInt8(ascii: ":"))
+      value.write(to: &line)
+    }
+    line.append(UInt8(ascii: "}"))
   }
 
   /// Flushes buffered events.

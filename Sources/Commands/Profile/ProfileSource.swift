@@ -45,7 +45,8 @@ package enum ProfileSource: Sendable {
       ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
     ]
     if let file {
-      let profile = try ProfileSource.readProfile(file)
+      // A replay reads no file: the load's result comes from the recording.
+      let profile = mode.isReplay ? nil : try ProfileSource.readProfile(file)
       // The table's 1s default is the demo API's; a file loads at once unless asked otherwise.
       let fileLatency = invocation.isGiven(Option.latency) ? latency : .zero
       self = .file(path: file, latency: fileLatency, preloaded: file == "-" ? profile : nil)
@@ -53,7 +54,7 @@ package enum ProfileSource: Sendable {
       if let problem = ExternalCommand.urlProblem(url) {
         throw UsageError.invalidValue("\(problem) for '--url'", command: "profile")
       }
-      let curl = try ExternalCommand.curl(environment: environment, task: "load")
+      let curl = try ExternalCommand.curl(environment: environment, task: "load", mode: mode)
       let request = ExternalCommand.CurlRequest(
         curl: curl, url: url, headers: headers, timeout: timeout, killAfter: killAfter)
       let shown = headers.map { JSONValue.string(ExternalCommand.redacted(header: $0)) }

@@ -51,7 +51,8 @@ package enum CommandRuntime {
     // The stdout writer is made before the shutdown it reports a broken pipe to.
     let link = Locked<Shutdown?>(nil)
     let stdout = OutputWriter(
-      fileDescriptor: 1, onBrokenPipe: { link.withLock { $0 }?.request(.brokenPipe) },
+      fileDescriptor: run.discardsOutput ? Self.discardDescriptor : 1,
+      onBrokenPipe: { link.withLock { $0 }?.request(.brokenPipe) },
       onError: { error in link.withLock { $0 }?.request(.writeFailed(error)) })
     let stderr = OutputWriter(fileDescriptor: 2)
     let json = run.json
@@ -69,6 +70,7 @@ package enum CommandRuntime {
     case nil:
       break
     }
+    let recordingFD = try Self.openRecording(run)
     let spinner =
       loading.isEmpty || !mode.showsSpinner
       ? nil
@@ -78,9 +80,11 @@ package enum CommandRuntime {
           stderr.write(text)
           stderr.flush()
         })
+    let recordingLink = Locked<RunRecorder?>(nil)
     let shutdown = Shutdown(
       deadline: .seconds(2), flush: { stdout.flush() },
       notice: { reason in
+        recordingLink.withLock { $0 }?.shutdown(reason)
         guard !json, case .signal(let signal) = reason else { return }
         spinner?.clear()
         stderr.write(Self.notice(for: signal) + "\n")
@@ -108,27 +112,35 @@ package enum CommandRuntime {
     }
     hooks.resumeTerminal = { session.resume() }
     UnixSignals.setHooks(hooks)
-    let virtualClock = VirtualClock()
+    let replay = run.replay
+    let virtualClock = replay?.clock ?? VirtualClock()
     var clock: any Clock<Duration>
-    let elapsed: @Sendable () -> Duration
+    let clockElapsed: @Sendable () -> Duration
     if mode.isVirtual {
       clock = virtualClock
-      elapsed = { virtualClock.now.offset }
+      clockElapsed = { virtualClock.now.offset }
     } else {
       let continuous = ContinuousClock()
       let start = continuous.now
       clock = continuous
-      elapsed = { start.duration(to: continuous.now) }
+      clockElapsed = { start.duration(to: continuous.now) }
     }
-    if let recorder { clock = recorder.tracing(clock, elapsed: elapsed) }
+    if let recorder { clock = recorder.tracing(clock, elapsed: clockElapsed) }
+    let recording = recordingFD.map { fd in
+      RunRecorder(path: run.recordPath ?? "", fd: fd, elapsed: clockElapsed)
+    }
+    // Recorded, every event carries its happening's time, as its replay prints it.
+    let elapsed = recording?.elapsed ?? clockElapsed
+    if let recording { shutdown.beforeForcedExit { recording.flush() } }
     let output = EventOutput(
       command: run.command, json: json, quiet: run.quiet, style: style,
       writer: stdout, elapsed: elapsed,
-      tap: Self.tap(recorder: recorder, spinner: spinner))
+      tap: Self.tap(recorder: recorder, spinner: spinner),
+      lines: recording.map { $0.event } ?? replay.map { $0.check })
     shutdown.beforeForcedExit { traceOutput.write(at: elapsed(), forced: true) }
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session,
-      lints: run.lints)
+      lints: run.lints, recorder: recording, replay: replay)
     // The process lints come from the runners' reader threads, for as long as this run lasts.
     Subprocesses.observe { [warnings = context.warnings] notice in
       warnings.raise(LintWarning(notice))
@@ -137,15 +149,31 @@ package enum CommandRuntime {
 
     // Armed before anything is printed: a signal sent as soon as output appears is never lost.
     let signals = UnixSignals(UnixSignal.stopping).watch()
-    output.emit(
-      "start",
-      [
-        ("schema_version", 1), ("loadctl_version", .string(CommandTable.version)),
-        ("started_at", .string(mode.isVirtual ? WallClock.virtualEpoch : WallClock.now())),
-        ("clock", .string(mode.isVirtual ? "virtual" : "continuous")),
-        ("options", .object(options)),
-      ],
-      text: nil)
+    // A replay's `start` says what the recorded run's said.
+    let startedAt =
+      replay?.recording.header.startedAt
+      ?? (mode.isVirtual ? WallClock.virtualEpoch : WallClock.now())
+    let clockName = replay?.recording.header.clock ?? (mode.isVirtual ? "virtual" : "continuous")
+    if let recording {
+      recording.header([
+        ("loadctl_version", .string(CommandTable.version)), ("command", .string(run.command)),
+        ("arguments", .array(RecordedArguments.redacted(run.arguments).map(JSONValue.string))),
+        ("clock", .string(clockName)), ("started_at", .string(startedAt)),
+        ("json", .bool(json)), ("stdin_terminal", .bool(mode.terminals.stdin)),
+        ("stdout_terminal", .bool(mode.terminals.stdout)), ("options", .object(options)),
+      ])
+      recordingLink.withLock { $0 = recording }
+    }
+    RecordedTime.$current.withValue(recording.map { _ in .zero }) {
+      output.emit(
+        "start",
+        [
+          ("schema_version", 1), ("loadctl_version", .string(CommandTable.version)),
+          ("started_at", .string(startedAt)), ("clock", .string(clockName)),
+          ("options", .object(options)),
+        ],
+        text: nil)
+    }
     let end: FlowEnd
     if mode.isVirtual {
       // The root of a virtual run must live on the manual executor, and a task is the only way
@@ -156,12 +184,21 @@ package enum CommandRuntime {
           context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body)
         result.withLock { $0 = end }
       }
-      VirtualDriver.run(clock: virtualClock, onIdle: { output.flush() }) {
+      VirtualDriver.run(
+        clock: virtualClock,
+        onIdle: {
+          output.flush()
+          recording?.flush()
+        }
+      ) {
         result.withLock { $0 != nil }
       }
       _ = root
       end = result.withLock { $0 } ?? FlowEnd(status: .completed)
-    } else if let executor = RunExecutor(onIdle: { output.flush() }) {
+    } else if let executor = RunExecutor(onIdle: {
+      output.flush()
+      recording?.flush()
+    }) {
       end = await withTaskExecutorPreference(executor) {
         await runRoot(
           context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
@@ -172,8 +209,33 @@ package enum CommandRuntime {
     }
     session.restore()
     stdoutWatcher?.stop()
-    return finish(
-      end, context: context, shutdown: shutdown.reason, trace: traceOutput, stdout: stdout)
+    let processEnd = RecordedTime.$current.withValue(recording?.lastTime) {
+      finish(
+        end, context: context, shutdown: shutdown.reason ?? replay?.shutdown, trace: traceOutput,
+        stdout: stdout)
+    }
+    guard let recording else { return processEnd }
+    recording.end(processEnd)
+    guard let problem = recording.finish() else { return processEnd }
+    context.error(problem)
+    return .exit(ExitStatus.ioError)
+  }
+
+  /// `/dev/null`, for `loadctl replay --check`, whose events are checked, not printed.
+  private static let discardDescriptor: Int32 = {
+    let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    return fd >= 0 ? fd : 1
+  }()
+
+  /// Opens `--record FILE`, if given: a path that cannot be written is bad input (65), as an
+  /// input file that cannot be read.
+  private static func openRecording(_ run: RunOptions) throws(EarlyExit) -> Int32? {
+    guard let path = run.recordPath else { return nil }
+    switch RunRecorder.openFile(path: path) {
+    case .success(let fd): return fd
+    case .failure(let problem):
+      throw Loadctl.fail(badInput: problem.message, command: run.command, json: run.json)
+    }
   }
 
   /// What the person sees on stderr when `signal` starts the shutdown.

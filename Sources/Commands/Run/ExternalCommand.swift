@@ -67,7 +67,8 @@ package enum ExternalCommand {
   package static func requireRealTime(_ option: String, mode: RunMode, command: String)
     throws(UsageError)
   {
-    guard mode.isVirtual else { return }
+    // A replay runs on virtual time, but no process: every result comes from the recording.
+    guard mode.isVirtual, !mode.isReplay else { return }
     throw .invalidValue(
       "'\(option)' cannot be used with '--clock virtual': real processes do not run on "
         + "virtual time", command: command)
@@ -75,9 +76,11 @@ package enum ExternalCommand {
 
   /// curl's path on `PATH`.
   /// - Throws: ``Unavailable`` naming `--exec` as the way without curl.
-  package static func curl(environment: [String: String], task: String) throws(Unavailable)
-    -> String
-  {
+  package static func curl(
+    environment: [String: String], task: String, mode: RunMode = .continuous
+  ) throws(Unavailable) -> String {
+    // A replay runs no curl: its responses come from the recording.
+    if mode.isReplay { return "curl" }
     guard let path = find("curl", path: environment["PATH"]) else {
       throw Unavailable(
         message: "'--url' runs curl, which is not on PATH; install curl, or \(task) with "

@@ -8,7 +8,7 @@ import LoadctlCore
 /// and its events leave it in one place.
 package protocol RunnableFlow: Sendable {
   associatedtype State: ReportableState
-  associatedtype Action: ReportableAction
+  associatedtype Action: RecordableAction
   /// What the flow counts from its events as they happen, for its `end` (the timer's ticks).
   associatedtype Tally: Sendable = Void
   /// What prints the flow's events.
@@ -39,6 +39,11 @@ package protocol RunnableFlow: Sendable {
   func withFeed<Result: Sendable>(
     context: RunContext, _ body: (AnyInput<Action>?) async -> Result
   ) async -> (Result, FeedReport)
+
+  /// The feed's report as a recording holds it (the ticker's); `nil` when there is none.
+  func recorded(feed: FeedReport) -> JSONValue?
+  /// Reads what ``recorded(feed:)`` wrote; `nil` when `value` is not such a report.
+  func feed(recorded value: JSONValue?) -> FeedReport?
 
   /// The tally before the first event.
   var initialTally: Tally { get }
@@ -117,6 +122,9 @@ extension RunnableFlow where Action: LineParsable {
 }
 
 extension RunnableFlow where FeedReport == Void {
+  package func recorded(feed: Void) -> JSONValue? { nil }
+  package func feed(recorded value: JSONValue?) -> Void? { () }
+
   package func withFeed<Result: Sendable>(
     context: RunContext, _ body: (AnyInput<Action>?) async -> Result
   ) async -> (Result, Void) {
@@ -142,15 +150,24 @@ package enum FlowRunner {
     context: RunContext
   ) async -> FlowEnd {
     let renderer = flow.renderer(context: context)
+    if let replay = context.replay {
+      return await Self.replay(flow, replay, renderer: renderer, context: context)
+    }
     let ((result, tally, deadlineReached), feed) = await flow.withFeed(context: context) {
       feed in
       let input = feed ?? actions ?? Self.input(flow, lines: lines, keys: keys, context: context)
       return await Self.runStore(flow, input: input, renderer: renderer, context: context)
     }
+    if let recorder = context.recorder, let report = flow.recorded(feed: feed) {
+      recorder.feed(report)
+    }
     let outcome = FlowOutcome<Flow>(
       state: result?.state ?? flow.initialState, reason: result?.reason ?? .cancelled,
       tally: tally, feed: feed, deadlineReached: deadlineReached)
-    return flow.end(outcome, renderer: renderer, output: context.output)
+    // Recorded, what the end prints carries the time of the last happening, as in its replay.
+    return RecordedTime.$current.withValue(context.recorder?.lastTime) {
+      flow.end(outcome, renderer: renderer, output: context.output)
+    }
   }
 
   /// Runs the flow's store over `input` beside its deadline, if it has one.
@@ -164,28 +181,18 @@ package enum FlowRunner {
     typealias Child = RunChild<Flow.State, Flow.Tally>
     return await withTaskGroup(of: Child.self) { group in
       group.addTask {
-        var tally = flow.initialTally
-        // `--allow all`: no lint is evaluated at all.
-        var lints = context.warnings.allSilenced ? nil : PolicyLints()
-        let result = await context.run(store, inputs: inputs, onCancel: flow.cancelAction) {
-          event in
-          flow.count(event, into: &tally)
-          renderer.render(event)
-          guard lints != nil else { return }
-          if let warning = flow.lint(event) { context.warnings.raise(warning) }
-          // The policy lints read effect events only: a transition, the most frequent event,
-          // never crosses into them.
-          if case .transition = event { return }
-          if let warning = lints?.observe(event, at: context.elapsed()) {
-            context.warnings.raise(warning)
-          }
-        }
-        return .store(result, tally)
+        var observer = FlowObserver(flow: flow, renderer: renderer, context: context)
+        let journal = context.recorder.map { RecordingJournal<Flow.Action>(recorder: $0) }
+        let result = await context.run(
+          store, inputs: inputs, onCancel: flow.cancelAction, journal: journal
+        ) { observer.observe($0) }
+        return .store(result, observer.tally)
       }
       if let deadline = flow.deadline {
         group.addTask { [clock = context.clock] in
           do {
             try await clock.sleep(for: deadline)
+            context.recorder?.deadline()
             return .deadline
           } catch {
             return .cancelled
@@ -206,6 +213,56 @@ package enum FlowRunner {
       }
       return (stored?.0, stored?.1 ?? flow.initialTally, deadlineReached)
     }
+  }
+
+  /// Runs `flow` again from its recording (`loadctl replay`): each recorded happening is applied
+  /// at its time on the replay's virtual clock, and what the run's outside did (a lint raised
+  /// by a command's reader, a rejected line, a signal, the deadline) happens again at its time;
+  /// no effect, input or feed runs. Stops early when the replay diverges from the recording.
+  private static func replay<Flow: RunnableFlow>(
+    _ flow: Flow, _ replay: ReplaySession, renderer: Flow.Renderer, context: RunContext
+  ) async -> FlowEnd {
+    let store = Store(initialState: flow.initialState, reducer: flow.reduce)
+    var observer = FlowObserver(flow: flow, renderer: renderer, context: context)
+    var stepper = StoreReplay(store, onCancel: flow.cancelAction)
+    var closed: StoreResult<Flow.State>?
+    var deadlineReached = false
+    var feed: JSONValue?
+    for timed in replay.recording.entries {
+      guard !replay.hasStopped else { break }
+      if timed.time > replay.clock.now.offset {
+        do {
+          try await replay.clock.sleep(until: .init(offset: timed.time), tolerance: nil)
+        } catch {
+          break  // the replay itself was cancelled (Ctrl-C)
+        }
+      }
+      switch timed.entry {
+      case .happening(let value):
+        guard closed == nil else { continue }
+        switch StoreHappening<Flow.Action>.fromRecorded(value) {
+        case .success(let happening): stepper.apply(happening) { observer.observe($0) }
+        case .failure(let problem): replay.fail(line: timed.line, problem.message)
+        }
+      case .closing:
+        if closed == nil { closed = stepper.finish { observer.observe($0) } }
+      case .warning(let warning): context.warnings.raise(warning)
+      case .rejected(let error): context.reject(error)
+      case .shutdown(let reason): replay.stopping(reason)
+      case .deadline: deadlineReached = true
+      case .feed(let value): feed = value
+      }
+    }
+    let result = closed ?? stepper.finish { observer.observe($0) }
+    guard let report = flow.feed(recorded: feed) else {
+      replay.fail(
+        line: replay.recording.lastLine, "the flow's feed report is missing or unreadable")
+      return FlowEnd(status: .failed)
+    }
+    let outcome = FlowOutcome<Flow>(
+      state: result.state, reason: result.reason, tally: observer.tally, feed: report,
+      deadlineReached: deadlineReached)
+    return flow.end(outcome, renderer: renderer, output: context.output)
   }
 
   /// What each child of a run's task group returns.
@@ -229,5 +286,35 @@ package enum FlowRunner {
     case .unlessLines: return parsed ?? keys()
     case .first: return keys() ?? parsed
     }
+  }
+}
+
+/// What a run does with each store event: the flow's tally, its renderer, and the lints.
+private struct FlowObserver<Flow: RunnableFlow> {
+  let flow: Flow
+  let renderer: Flow.Renderer
+  let context: RunContext
+  var tally: Flow.Tally
+  /// `nil` with `--allow all`: no lint is evaluated at all.
+  var lints: PolicyLints?
+
+  init(flow: Flow, renderer: Flow.Renderer, context: RunContext) {
+    self.flow = flow
+    self.renderer = renderer
+    self.context = context
+    tally = flow.initialTally
+    lints = context.warnings.allSilenced ? nil : PolicyLints()
+  }
+
+  mutating func observe(_ event: StoreEvent<Flow.State, Flow.Action>) {
+    flow.count(event, into: &tally)
+    renderer.render(event)
+    guard lints != nil else { return }
+    if let warning = flow.lint(event) { context.warnings.raise(warning) }
+    // The policy lints read effect events only: a transition, the most frequent event, never
+    // crosses into them.
+    if case .transition = event { return }
+    let now = context.elapsed()
+    if let warning = lints?.observe(event, at: now) { context.warnings.raise(warning) }
   }
 }

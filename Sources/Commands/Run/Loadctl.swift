@@ -50,7 +50,8 @@ package enum Loadctl {
         return .answered(.exit(failure.status))
       }
       printOut(script)
-    case .run(let invocation):
+    case .run(var invocation):
+      invocation.arguments = arguments
       guard let runner = CommandTable.runner(for: invocation.command) else {
         let failure = fail(
           usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))
@@ -98,7 +99,8 @@ package enum Loadctl {
   package static func openInput(_ path: String?, for run: RunOptions, option: String = "--input")
     throws(EarlyExit) -> (Int32, Bool)?
   {
-    guard let path else { return nil }
+    // A replay reads no input: its lines come from the recording.
+    guard let path, !run.mode.isReplay else { return nil }
     do throws(InputFile.Failure) {
       return try InputFile.open(path, option: option)
     } catch {

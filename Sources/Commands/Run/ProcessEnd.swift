@@ -51,6 +51,8 @@ package enum ExitStatus {
   package static let failed: Int32 = 1
   /// A lint named by `--deny` was raised in a run that would otherwise have ended with 0.
   package static let lintDenied: Int32 = 3
+  /// `loadctl replay`: the replay did something its recording does not hold.
+  package static let diverged: Int32 = 4
   /// `EX_USAGE`: a mistake in the command line.
   package static let usage: Int32 = 64
   /// `EX_DATAERR`: bad input data (a file, an input line).

@@ -8,10 +8,10 @@ extension RunContext {
     State: Sendable, Action: Sendable, Inputs: AsyncSequence<Action, Never> & Sendable
   >(
     _ store: Store<State, Action>, inputs: Inputs, onCancel: Action?,
-    observe: (StoreEvent<State, Action>) -> Void
+    journal: (any StoreJournal<Action>)? = nil, observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
     await output.holdingFlushes {
-      await store.run(inputs: inputs, onCancel: onCancel, observe: observe)
+      await store.run(inputs: inputs, onCancel: onCancel, journal: journal, observe: observe)
     }
   }
 }

@@ -18,15 +18,24 @@ package struct RunContext: Sendable {
   package let terminal: TerminalSession
   /// The lints the run raised, reported as they are.
   package let warnings: Warnings
+  /// `--record FILE`, when the run is recorded.
+  package let recorder: RunRecorder?
+  /// The recording this run replays (`loadctl replay`), if it is one.
+  package let replay: ReplaySession?
   private let rejected: RejectCounter
 
-  /// - Parameter lints: `--allow` and `--deny`.
+  /// - Parameters:
+  ///   - lints: `--allow` and `--deny`.
+  ///   - recorder: Where the run is recorded, if it is.
+  ///   - replay: The recording the run replays, if it is a replay.
   package init(
     output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
     errors: OutputWriter, mode: RunMode = .continuous, terminal: TerminalSession? = nil,
-    lints: LintPolicy = LintPolicy()
+    lints: LintPolicy = LintPolicy(), recorder: RunRecorder? = nil, replay: ReplaySession? = nil
   ) {
-    self.warnings = Warnings(policy: lints, output: output, errors: errors)
+    self.replay = replay
+    self.warnings = Warnings(policy: lints, output: output, errors: errors, recorder: recorder)
+    self.recorder = recorder
     self.terminal =
       terminal ?? TerminalSession(isInteractive: false, interrupt: {}, quit: {}, legend: { _ in })
     self.output = output
@@ -55,6 +64,11 @@ package struct RunContext: Sendable {
 
   /// Reports a bad input line on stderr and as an `input_rejected` event, and counts it.
   package func reject(_ error: InputError) {
+    guard let recorder else { return report(error) }
+    recorder.rejected(error) { report(error) }
+  }
+
+  private func report(_ error: InputError) {
     rejected.increment()
     output.emit(
       "input_rejected", [("line", .int(error.line)), ("message", .string(error.message))],

@@ -30,6 +30,10 @@ package struct RunMode: Sendable, Equatable {
   package let interactive: Bool
   /// Which standard descriptors are terminals.
   package let terminals: Terminals
+  /// `loadctl replay`: virtual time, no process, no input; everything from the recording.
+  package private(set) var isReplay = false
+  /// A replay's seed, as the recorded run's `start` event echoed it.
+  package private(set) var recordedSeed: UInt64?
 
   package init(_ invocation: Invocation, terminals: Terminals) {
     isVirtual = invocation[CommandTable.clockOption] == .virtual
@@ -38,11 +42,20 @@ package struct RunMode: Sendable, Equatable {
     self.terminals = terminals
   }
 
-  private init(isVirtual: Bool) {
+  private init(isVirtual: Bool, interactive: Bool = false) {
     self.isVirtual = isVirtual
     readsKeys = false
-    interactive = false
+    self.interactive = interactive
     terminals = .none
+  }
+
+  /// The mode of a replay of a run made with `invocation`: virtual time, no terminal.
+  package static func replay(of invocation: Invocation, seed: UInt64?) -> RunMode {
+    var mode = RunMode(
+      isVirtual: true, interactive: invocation[CommandTable.interactiveOption])
+    mode.isReplay = true
+    mode.recordedSeed = seed
+    return mode
   }
 
   /// Real time, no terminal: a run driven by its options and input alone.
@@ -57,21 +70,29 @@ package struct RunOptions: Sendable {
   /// The subcommand's name, as events and errors name it.
   package let command: String
   /// `--json`: JSON Lines on stdout.
-  package let json: Bool
+  package var json: Bool
   /// `-q, --quiet`: only problems and the result in text mode.
-  package let quiet: Bool
+  package var quiet: Bool
   /// Colours, from `--no-color`, the environment and whether stdout is a terminal.
-  package let style: Style
+  package var style: Style
   /// The clock and the terminal's part in the run.
-  package let mode: RunMode
+  package var mode: RunMode
   /// `--trace FILE`.
-  package let tracePath: String?
+  package var tracePath: String?
   /// `--timeline`.
-  package let timeline: Bool
+  package var timeline: Bool
   /// The width `--timeline` wraps to (`COLUMNS`).
   package let width: Int
   /// `--allow` and `--deny`.
   package let lints: LintPolicy
+  /// `--record FILE`.
+  package var recordPath: String?
+  /// The command line after the program's name, for the recording's header.
+  package let arguments: [String]
+  /// The recording this run replays (`loadctl replay`).
+  package var replay: ReplaySession?
+  /// `loadctl replay --check`: the events are checked, not printed.
+  package var discardsOutput = false
 
   package init(_ invocation: Invocation, environment: [String: String], terminals: Terminals) {
     command = invocation.command
@@ -86,6 +107,8 @@ package struct RunOptions: Sendable {
     lints = LintPolicy(
       allowed: Set(invocation[CommandTable.allowOption].joined()),
       denied: Set(invocation[CommandTable.denyOption].joined()))
+    recordPath = invocation[CommandTable.recordOption]
+    arguments = invocation.arguments
   }
 }
 

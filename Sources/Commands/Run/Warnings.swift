@@ -33,8 +33,14 @@ package final class Warnings: Sendable {
   private let output: EventOutput
   private let errors: OutputWriter
   private let state = Locked(State())
+  private let recorder: RunRecorder?
 
-  package init(policy: LintPolicy, output: EventOutput, errors: OutputWriter) {
+  /// - Parameter recorder: Records a lint raised outside the flow's steps (by a command's reader
+  ///   thread, by the input), which a replay raises again.
+  package init(
+    policy: LintPolicy, output: EventOutput, errors: OutputWriter, recorder: RunRecorder? = nil
+  ) {
+    self.recorder = recorder
     self.policy = policy
     self.output = output
     self.errors = errors
@@ -46,6 +52,15 @@ package final class Warnings: Sendable {
 
   /// Reports `warning`, unless its lint is allowed or it is a repeat (then only counted).
   package func raise(_ warning: LintWarning) {
+    // A lint raised in a step is the flow's own: its replay raises it again by itself.
+    if let recorder, RecordedTime.current == nil {
+      recorder.warning(warning) { report(warning) }
+    } else {
+      report(warning)
+    }
+  }
+
+  private func report(_ warning: LintWarning) {
     guard !policy.allowed.contains(warning.lint) else { return }
     let first = state.withLock { state in
       state.counts[warning.lint, default: 0] += 1

@@ -53,7 +53,7 @@ package struct SearchSource: Sendable {
       timeout: invocation[Option.timeout], killAfter: invocation[Option.killAfter])
     if let url {
       let template = try SearchURLTemplate(url)
-      let curl = try ExternalCommand.curl(environment: environment, task: "search")
+      let curl = try ExternalCommand.curl(environment: environment, task: "search", mode: mode)
       backend = .url(template, curl: curl, headers: headers, limits: limits)
     } else if let exec {
       backend = .exec(try SearchExecTemplate(exec), environment: environment, limits: limits)
@@ -67,7 +67,7 @@ package struct SearchSource: Sendable {
     // Virtual time promises the same output for the same command line: its default seed is 0.
     let seed =
       invocation[Option.seed].map { UInt64($0) }
-      ?? (mode.isVirtual ? 0 : SearchLatency.randomSeed())
+      ?? mode.recordedSeed ?? (mode.isVirtual ? 0 : SearchLatency.randomSeed())
     latency = SearchLatency(
       latency: simulated ? invocation[Option.latency] : .zero,
       jitter: invocation[Option.jitter] ?? .zero, seed: seed)

@@ -226,7 +226,7 @@ package enum TickerCommand: Subcommand {
     // Virtual time promises the same output for the same command line: its default seed is 0.
     let seed =
       invocation[Option.seed].map(UInt64.init)
-      ?? (mode.isVirtual ? 0 : SeededGenerator.systemSeed())
+      ?? mode.recordedSeed ?? (mode.isVirtual ? 0 : SeededGenerator.systemSeed())
     let prices: RandomPrices
     do throws(RandomPrices.RangeProblem) {
       prices = try RandomPrices(seed: seed, min: min, max: max)

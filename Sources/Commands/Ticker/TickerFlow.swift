@@ -94,6 +94,36 @@ package struct TickerFlow: RunnableFlow {
     }
   }
 
+  /// `{"end": …, "produced": N, "dropped": N}`, `end` being `source_finished`, `stopped` or
+  /// `{"failed": message}`.
+  package func recorded(feed report: PriceFeedReport) -> JSONValue? {
+    let end: JSONValue =
+      switch report.sourceEnd {
+      case .sourceFinished: "source_finished"
+      case .stopped: "stopped"
+      case .failed(let message): .object([("failed", .string(message))])
+      }
+    return .object([
+      ("end", end), ("produced", .int(report.produced)), ("dropped", .int(report.dropped)),
+    ])
+  }
+
+  package func feed(recorded value: JSONValue?) -> PriceFeedReport? {
+    guard let value, case .int(let produced)? = value["produced"],
+      case .int(let dropped)? = value["dropped"]
+    else { return nil }
+    let end: PriceFeedEnd
+    switch value["end"] {
+    case .string("source_finished")?: end = .sourceFinished
+    case .string("stopped")?: end = .stopped
+    case let failed?:
+      guard case .string(let message)? = failed["failed"] else { return nil }
+      end = .failed(message)
+    case nil: return nil
+    }
+    return PriceFeedReport(sourceEnd: end, produced: produced, dropped: dropped)
+  }
+
   /// `dropped`: the feed's buffer dropped values.
   package func lint(_ event: StoreEvent<TickerState, TickerAction>) -> LintWarning? {
     guard case .transition(_, let from, let to, _) = event, to.dropped > from.dropped else {

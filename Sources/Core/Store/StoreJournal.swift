@@ -75,6 +75,7 @@ public struct StoreReplay<State: Sendable, Action: Sendable>: ~Copyable {
   private let onCancel: Action?
   /// Why the replayed run ended, once it has.
   public private(set) var stopReason: StoreStopReason?
+  private var finished = false
 
   /// Starts a replay of a run of `store` made with the same `stopWhenIdle` and `onCancel`.
   public init(_ store: Store<State, Action>, stopWhenIdle: Bool = true, onCancel: Action? = nil) {
@@ -109,9 +110,13 @@ public struct StoreReplay<State: Sendable, Action: Sendable>: ~Copyable {
   /// Ends the replay as the recorded run ended: effects still running are cancelled and
   /// reported, as the run's closing reports were.
   /// - Returns: The last state, and why the run ended (`cancelled` if the happenings never
-  ///   said: a recording cut short).
-  public consuming func finish(observe: (StoreEvent<State, Action>) -> Void) -> StoreResult<State> {
-    for (info, outcome) in loop.cancelAll() { observe(.effectFinished(info, outcome)) }
+  ///   said: a recording cut short). Later calls report nothing more.
+  public mutating func finish(observe: (StoreEvent<State, Action>) -> Void) -> StoreResult<State> {
+    if !finished {
+      finished = true
+      stopReason = stopReason ?? .cancelled
+      for (info, outcome) in loop.cancelAll() { observe(.effectFinished(info, outcome)) }
+    }
     return StoreResult(state: loop.state, reason: stopReason ?? .cancelled)
   }
 }

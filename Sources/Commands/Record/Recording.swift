@@ -1,0 +1,277 @@
+import LoadctlCore
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A recording read back for `loadctl replay`: its header, what entered the flow in order with
+/// its times, the events the run printed, and how it ended (docs/recording.md).
+///
+/// Reading checks every line: a line that is not one JSON object of a known kind, a time that
+/// goes back, or a header of a later format is refused with the line's number. A last line
+/// without its newline (a run killed while writing it) is not data and is left out.
+package struct Recording: Sendable {
+  /// What the header says about the run.
+  package struct Header: Sendable {
+    package var loadctlVersion: String
+    package var command: String
+    /// The command line after the program's name, redacted.
+    package var arguments: [String]
+    /// `continuous` or `virtual`.
+    package var clock: String
+    package var startedAt: String
+  }
+
+  /// One thing that entered the run, or that the run's outside did, at a time.
+  package enum Entry: Sendable {
+    /// A store happening, as its recording line's object (decoded by the flow's action type).
+    case happening(JSONValue)
+    /// The store's closing reports (the effects cancelled with the run).
+    case closing
+    /// A lint raised outside the flow's steps.
+    case warning(LintWarning)
+    /// A rejected input line.
+    case rejected(InputError)
+    /// The run was being stopped from outside.
+    case shutdown(ShutdownReason)
+    /// The flow's deadline ended the run.
+    case deadline
+    /// What the flow's own feed reported when it stopped (the ticker's).
+    case feed(JSONValue)
+  }
+
+  /// An entry with its time on the run's clock and its line in the file.
+  package struct Timed: Sendable {
+    package var time: Duration
+    package var entry: Entry
+    package var line: Int
+  }
+
+  /// One printed event: its JSON line, as the run printed it with `--json`.
+  package struct Event: Sendable {
+    package var bytes: [UInt8]
+    package var line: Int
+  }
+
+  /// How the recorded process ended.
+  package struct End: Sendable, Equatable {
+    package var exit: Int32
+    /// The signal it died by, if it did (`SIGINT`).
+    package var signal: String?
+  }
+
+  package var path: String
+  package var header: Header
+  package var entries: [Timed]
+  package var events: [Event]
+  /// `nil` when the recording stops before the run's end (killed, or cut short).
+  package var end: End?
+  /// The number of the last line read.
+  package var lastLine: Int
+
+  /// A problem with the file, naming where it is.
+  package struct Problem: Error, Sendable {
+    package let message: String
+  }
+
+  /// Reads and checks the recording at `path`.
+  package static func load(path: String) -> Result<Recording, Problem> {
+    let bytes: [UInt8]
+    switch readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let problem): return .failure(problem)
+    }
+    do throws(Problem) {
+      return .success(try parse(bytes, path: path))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Parses a recording's bytes (`path` only names it in messages).
+  package static func parse(_ bytes: [UInt8], path: String) throws(Problem) -> Recording {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    // The piece after the last newline is empty, or a line torn by a kill: never data.
+    lines.removeLast()
+    guard let first = lines.first else {
+      throw Problem(message: "recording '\(path)' is empty: it holds no header line")
+    }
+    func fail(_ line: Int, _ message: String) -> Problem {
+      Problem(message: "recording '\(path)' line \(line): \(message)")
+    }
+    func object(_ bytes: ArraySlice<UInt8>, line: Int) throws(Problem) -> JSONValue {
+      let value: JSONValue
+      do throws(JSONParser.Failure) {
+        value = try JSONParser.parse(bytes: Array(bytes))
+      } catch {
+        throw fail(line, "not JSON (\(error.reason))")
+      }
+      guard case .object = value else { throw fail(line, "not a JSON object") }
+      return value
+    }
+    let header = try readHeader(object(first, line: 1), fail: { fail(1, $0) })
+    var recording = Recording(
+      path: path, header: header, entries: [], events: [], end: nil, lastLine: lines.count)
+    var last = Duration.zero
+    for (index, text) in lines.enumerated().dropFirst() {
+      let line = index + 1
+      guard recording.end == nil else { throw fail(line, "a line after the run's end") }
+      let value = try object(text, line: line)
+      if let event = value["out"] {
+        guard case .object = event else { throw fail(line, "'out' is not an event object") }
+        recording.events.append(Event(bytes: Array(event.serialized.utf8), line: line))
+        continue
+      }
+      if let end = value["end"] {
+        guard case .int(let exit)? = end["exit"], let status = Int32(exactly: exit) else {
+          throw fail(line, "'end' has no integer 'exit'")
+        }
+        var signal: String?
+        if case .string(let name)? = end["signal"] { signal = name }
+        recording.end = End(exit: status, signal: signal)
+        continue
+      }
+      guard case .int(let nanoseconds)? = value["t"], nanoseconds >= 0 else {
+        throw fail(line, "no 't' (a time in nanoseconds), 'out' or 'end'")
+      }
+      let time = Duration.nanoseconds(nanoseconds)
+      guard time >= last else { throw fail(line, "its time goes back (\(nanoseconds) ns)") }
+      last = time
+      let entry = try readEntry(value, fail: { fail(line, $0) })
+      recording.entries.append(Timed(time: time, entry: entry, line: line))
+    }
+    return recording
+  }
+
+  private static func readHeader(
+    _ value: JSONValue, fail: (String) -> Problem
+  ) throws(Problem) -> Header {
+    guard case .int(let version)? = value["loadctl_recording"] else {
+      throw fail("not a loadctl recording (no 'loadctl_recording' header)")
+    }
+    guard version <= RunRecorder.formatVersion, version >= 1 else {
+      throw fail(
+        "recording format \(version) is not one this loadctl reads (it reads "
+          + "\(RunRecorder.formatVersion)); replay it with the loadctl that made it")
+    }
+    guard case .string(let command)? = value["command"],
+      case .array(let arguments)? = value["arguments"],
+      case .string(let clock)? = value["clock"], case .string(let startedAt)? = value["started_at"],
+      case .string(let loadctlVersion)? = value["loadctl_version"]
+    else {
+      throw fail("the header lacks 'command', 'arguments', 'clock', 'started_at' or its version")
+    }
+    var words: [String] = []
+    for argument in arguments {
+      guard case .string(let word) = argument else { throw fail("an argument is not a string") }
+      words.append(word)
+    }
+    return Header(
+      loadctlVersion: loadctlVersion, command: command, arguments: words, clock: clock,
+      startedAt: startedAt)
+  }
+
+  private static func readEntry(
+    _ value: JSONValue, fail: (String) -> Problem
+  ) throws(Problem) -> Entry {
+    if value["closing"] != nil { return .closing }
+    if value["deadline"] != nil { return .deadline }
+    if let feed = value["feed"] { return .feed(feed) }
+    if let warning = value["warning"] {
+      guard case .string(let name)? = warning["lint"], let lint = Lint(named: name),
+        case .string(let subject)? = warning["subject"],
+        case .string(let message)? = warning["message"]
+      else { throw fail("a 'warning' needs a known 'lint', a 'subject' and a 'message'") }
+      return .warning(LintWarning(lint, subject: subject, message: message))
+    }
+    if let rejected = value["rejected"] {
+      guard case .int(let number)? = rejected["line"],
+        case .string(let message)? = rejected["message"]
+      else { throw fail("'rejected' needs a 'line' and a 'message'") }
+      return .rejected(InputError(line: number, message: message))
+    }
+    if let shutdown = value["shutdown"] {
+      guard let reason = ShutdownReason(recorded: shutdown) else {
+        throw fail("unknown 'shutdown' reason \(shutdown.serialized)")
+      }
+      return .shutdown(reason)
+    }
+    return .happening(value)
+  }
+
+  private static func readFile(_ path: String) -> Result<[UInt8], Problem> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      return .failure(
+        Problem(message: "cannot read recording '\(path)': \(InputFile.describeErrno(errno))"))
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count == 0 { break }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(
+          Problem(message: "cannot read recording '\(path)': \(InputFile.describeErrno(errno))"))
+      }
+      bytes += chunk[..<count]
+    }
+    return .success(bytes)
+  }
+}
+
+extension ShutdownReason {
+  /// Reads what ``recorded`` wrote.
+  package init?(recorded value: JSONValue) {
+    switch value {
+    case .string("broken_pipe"): self = .brokenPipe
+    case .string("quit"): self = .quit
+    case .string(let name):
+      guard let signal = UnixSignal.handled.first(where: { $0.description == name }) else {
+        return nil
+      }
+      self = .signal(signal)
+    case .object:
+      guard case .int(let code)? = value["write_failed"], let errno = Int32(exactly: code) else {
+        return nil
+      }
+      self = .writeFailed(errno)
+    default: return nil
+    }
+  }
+}
+
+extension StoreHappening where Action: RecordableAction {
+  /// Reads a happening's recording line (see ``recorded``).
+  package static func fromRecorded(_ value: JSONValue) -> Result<Self, LineProblem> {
+    if let input = value["input"] { return Action.fromRecorded(input).map { .input($0) } }
+    if value["input_finished"] != nil { return .success(.inputFinished) }
+    if value["cancelled"] != nil { return .success(.cancelled) }
+    if case .string(let id)? = value["cancel_request"] {
+      return .success(.cancelRequest(EffectID(id)))
+    }
+    guard case .int(let serial)? = value["effect"] else {
+      return .failure(LineProblem("not a happening this loadctl knows"))
+    }
+    if let action = value["action"] {
+      return Action.fromRecorded(action).map { .effectAction($0, serial: serial) }
+    }
+    switch value["finished"] {
+    case .string("finished")?: return .success(.effectFinished(serial: serial, .finished))
+    case .string("cancelled")?: return .success(.effectFinished(serial: serial, .cancelled))
+    case .object(let pairs)?:
+      if let (_, message) = pairs.first(where: { $0.0 == "failed" }),
+        case .string(let text) = message
+      {
+        return .success(.effectFinished(serial: serial, .failed(text)))
+      }
+      return .failure(LineProblem("effect \(serial)'s end is not finished, cancelled or failed"))
+    default:
+      return .failure(LineProblem("effect \(serial) has neither an 'action' nor 'finished'"))
+    }
+  }
+}

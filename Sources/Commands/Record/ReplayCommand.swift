@@ -1,0 +1,138 @@
+import LoadctlCore
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `loadctl replay FILE`: runs a recorded run again on virtual time, prints what it printed, and
+/// stops at the first point where the flow does something the recording does not hold.
+package enum ReplayCommand {
+  enum Option {
+    static let check = OptionKey.flag(
+      "check",
+      help: "Print only the verdict: status 0 when the replay matches the recording (whatever "
+        + "status the recorded run ended with), 4 when it diverges.")
+  }
+
+  package static let spec = CommandSpec(
+    name: "replay",
+    summary: "Run a recording again on virtual time, and say where a replay diverges.",
+    discussion: """
+      Runs the flow of a recording made with --record again, with the recorded options, on \
+      virtual time: input lines, keys and signals arrive at their recorded times, and every \
+      effect that was real (a command, curl, a built-in source) is not run again: its recorded \
+      result arrives at its recorded time. It prints what the run printed (text by default, \
+      --json for the events) and ends with the recorded status; a run that died by a signal \
+      replays its final transitions and end, then exits 128 + the signal's number without \
+      dying by it. Each event is checked against the recorded one: at the first difference \
+      the replay stops with a report on stderr (the time, both events with the differing \
+      fields, the events before) and status 4. --trace and --timeline work as on a run.
+      """,
+    options: [Option.check],
+    positionals: [
+      PositionalSpec(name: "recording", help: "A file written by --record.", kind: .file)
+    ],
+    examples: [
+      "loadctl search --exec 'sleep 0.$((RANDOM % 5)); echo {query}' --record run.jsonl",
+      "loadctl replay run.jsonl",
+      "loadctl replay --json run.jsonl | jq -c 'select(.event == \"transition\")'",
+      "loadctl replay --check run.jsonl",
+    ])
+
+  /// Reads the recording, rebuilds the recorded run's options, replays it, and returns how the
+  /// process ends.
+  static let run: CommandTable.Runner = { invocation, environment throws(EarlyExit) in
+    let json = invocation.json
+    let path = invocation.positionals.first ?? ""
+    if invocation[CommandTable.recordOption] != nil {
+      throw Loadctl.fail(
+        usage: .invalidValue("'--record' cannot be used with 'replay'", command: spec.name),
+        json: json)
+    }
+    let recording: Recording
+    switch Recording.load(path: path) {
+    case .success(let read): recording = read
+    case .failure(let problem):
+      throw Loadctl.fail(badInput: problem.message, command: spec.name, json: json)
+    }
+    let notParsed = { (message: String) in
+      Loadctl.fail(
+        badInput: "recording '\(path)' line 1: its options no longer parse: \(message)",
+        command: spec.name, json: json)
+    }
+    let result: ParseResult
+    do throws(UsageError) {
+      result = try parse(recording.header.arguments, spec: CommandTable.program)
+    } catch {
+      throw notParsed(error.message)
+    }
+    guard case .run(let recorded) = result, recorded.command == recording.header.command,
+      let start = CommandTable.starter(for: recorded.command)
+    else {
+      throw notParsed("they do not name a subcommand that runs a flow")
+    }
+    let session = ReplaySession(recording: recording)
+    var run = RunOptions(recorded, environment: environment, terminals: .none)
+    run.json = json
+    run.quiet = invocation.quiet
+    run.style = Style.detect(
+      isTerminal: isatty(1) == 1, noColorFlag: invocation.noColor, environment: environment)
+    run.tracePath = invocation[CommandTable.traceOption]
+    run.timeline = invocation[CommandTable.timelineOption]
+    run.recordPath = nil
+    run.mode = .replay(of: recorded, seed: recordedSeed(recording))
+    run.replay = session
+    run.discardsOutput = invocation[Option.check]
+    let end: ProcessEnd
+    do throws(EarlyExit) {
+      end = try await start(recorded, run, environment)
+    } catch {
+      guard case .usage(let usage) = error.problem else { throw error }
+      throw notParsed(usage.message)
+    }
+    return verdict(session, end: end, path: path, checkOnly: invocation[Option.check])
+  }
+
+  /// The seed the recorded run's `start` event echoed (search, ticker), so a replay's `start`
+  /// says the same.
+  private static func recordedSeed(_ recording: Recording) -> UInt64? {
+    guard let first = recording.events.first,
+      let start = try? JSONParser.parse(bytes: first.bytes),
+      case .int(let seed)? = start["options"]?["seed"]
+    else { return nil }
+    return UInt64(exactly: seed)
+  }
+
+  /// How the replay ends: 65 for a recording it could not apply or one cut short, 4 for a
+  /// divergence, else the recorded status (0 with `--check`).
+  private static func verdict(
+    _ session: ReplaySession, end: ProcessEnd, path: String, checkOnly: Bool
+  ) -> ProcessEnd {
+    if let failure = session.failure {
+      Loadctl.printErr(ErrorLine.text(failure))
+      return .exit(ExitStatus.badInput)
+    }
+    session.checkEnd(end)
+    if let divergence = session.divergence {
+      Loadctl.printErr(ReplaySession.report(divergence, path: path))
+      return .exit(ExitStatus.diverged)
+    }
+    let recording = session.recording
+    guard recording.end != nil else {
+      Loadctl.printErr(
+        ErrorLine.text(
+          "recording '\(path)' line \(recording.lastLine): it stops before the run's end (the "
+            + "run was killed, or the file was cut short); what it holds was replayed"))
+      return .exit(ExitStatus.badInput)
+    }
+    if checkOnly {
+      Loadctl.printOut(
+        "replay matches '\(path.escapingControlCharacters)': \(session.matched) events, "
+          + "the run ended with status \(end.status)\n")
+      return .exit(ExitStatus.completed)
+    }
+    return .exit(end.status)
+  }
+}

@@ -1,0 +1,205 @@
+import LoadctlCore
+
+/// One `loadctl replay`: the recording being replayed, the virtual clock it runs on, and the
+/// check of every event the replay prints against the event the run printed at that point.
+///
+/// The check stops at the first difference (a *divergence*): the replay then stops feeding the
+/// flow, and ``report(at:)`` says where, what was recorded and what was replayed.
+package final class ReplaySession: Sendable {
+  package let recording: Recording
+  /// The replay's clock: every recorded time is a moment on it.
+  package let clock: VirtualClock
+
+  /// Where the replay and the recording part.
+  package struct Divergence: Sendable {
+    /// When, on the run's clock.
+    package var time: Duration
+    /// The event's number (its `seq`).
+    package var number: Int
+    /// What the recording holds there (`nil`: it holds no more events).
+    package var recorded: Recording.Event?
+    /// What the replay printed there (`nil`: it printed no more).
+    package var replayed: [UInt8]?
+    /// The events both printed just before it, oldest first.
+    package var before: [[UInt8]]
+    /// A different end, when every event matched but the process ended otherwise.
+    package var ending: (recorded: Int32, replayed: Int32)?
+  }
+
+  private struct State {
+    var next = 0
+    var divergence: Divergence?
+    var recent: [[UInt8]] = []
+    var shutdown: ShutdownReason?
+    var failure: String?
+  }
+
+  private let state = Locked(State())
+
+  package init(recording: Recording, clock: VirtualClock = VirtualClock()) {
+    self.recording = recording
+    self.clock = clock
+  }
+
+  /// Whether the replay must stop feeding the flow: it diverged, or the recording could not be
+  /// applied.
+  package var hasStopped: Bool { state.withLock { $0.divergence != nil || $0.failure != nil } }
+
+  /// The first divergence, if there was one.
+  package var divergence: Divergence? { state.withLock { $0.divergence } }
+
+  /// Why the recording could not be applied (a line no action reads), if it could not.
+  package var failure: String? { state.withLock { $0.failure } }
+
+  /// How many recorded events the replay matched.
+  package var matched: Int { state.withLock { $0.next } }
+
+  /// Why the recorded run was stopped from outside, once the replay has reached it.
+  package var shutdown: ShutdownReason? {
+    get { state.withLock { $0.shutdown } }
+  }
+
+  /// The replay reached the recorded shutdown.
+  package func stopping(_ reason: ShutdownReason) {
+    state.withLock { $0.shutdown = $0.shutdown ?? reason }
+  }
+
+  /// A recorded line could not be applied: the replay stops and ends with status 65.
+  package func fail(line: Int, _ message: String) {
+    state.withLock { state in
+      state.failure =
+        state.failure ?? "recording '\(recording.path)' line \(line): \(message)"
+    }
+  }
+
+  /// Checks one event the replay printed (its JSON line) against the recording.
+  package func check(_ line: [UInt8]) {
+    state.withLock { state in
+      guard state.divergence == nil, state.failure == nil else { return }
+      let index = state.next
+      guard index < recording.events.count else {
+        // A recording cut short holds no more: what follows cannot be checked.
+        guard recording.end != nil else { return }
+        state.divergence = divergence(
+          number: index + 1, recorded: nil, replayed: line, before: state.recent)
+        return
+      }
+      let recorded = recording.events[index]
+      guard recorded.bytes == line || Self.sameStart(recorded.bytes, line) else {
+        state.divergence = divergence(
+          number: index + 1, recorded: recorded, replayed: line, before: state.recent)
+        return
+      }
+      state.next += 1
+      state.recent.append(line)
+      if state.recent.count > 3 { state.recent.removeFirst() }
+    }
+  }
+
+  /// Checks the end: every recorded event was printed, and the process ends as it did.
+  package func checkEnd(_ end: ProcessEnd) {
+    state.withLock { state in
+      guard state.divergence == nil, state.failure == nil else { return }
+      if state.next < recording.events.count {
+        state.divergence = divergence(
+          number: state.next + 1, recorded: recording.events[state.next], replayed: nil,
+          before: state.recent)
+        return
+      }
+      guard let recorded = recording.end, recorded.exit != end.status else { return }
+      var ending = divergence(number: state.next, recorded: nil, replayed: nil, before: [])
+      ending.ending = (recorded.exit, end.status)
+      state.divergence = ending
+    }
+  }
+
+  private func divergence(
+    number: Int, recorded: Recording.Event?, replayed: [UInt8]?, before: [[UInt8]]
+  ) -> Divergence {
+    Divergence(
+      time: clock.now.offset, number: number, recorded: recorded, replayed: replayed,
+      before: before, ending: nil)
+  }
+
+  /// Two `start` events that differ only in the version of loadctl that printed them: a
+  /// recording replayed by a newer build is checked by what it does.
+  private static func sameStart(_ recorded: [UInt8], _ replayed: [UInt8]) -> Bool {
+    guard let old = try? JSONParser.parse(bytes: recorded),
+      let new = try? JSONParser.parse(bytes: replayed), old["event"] == .string("start"),
+      new["event"] == .string("start"), case .object(let oldPairs) = old,
+      case .object(let newPairs) = new
+    else { return false }
+    let strip = { (pairs: [(String, JSONValue)]) in pairs.filter { $0.0 != "loadctl_version" } }
+    return JSONValue.object(strip(oldPairs)) == .object(strip(newPairs))
+  }
+
+  /// The divergence report, for stderr: where, both events with the fields that differ, and
+  /// the events before.
+  package static func report(_ divergence: Divergence, path: String) -> String {
+    let time = EventOutput.formatElapsed(divergence.time).trimmingSpaces
+    if let (recorded, replayed) = divergence.ending {
+      let path = path.escapingControlCharacters
+      return
+        "replay diverged from '\(path)' at its end (\(time)): the run ended with status "
+        + "\(recorded), the replay with \(replayed)\n"
+    }
+    let path = path.escapingControlCharacters
+    var text = "replay diverged from '\(path)' at \(time), at event \(divergence.number)"
+    if let recorded = divergence.recorded { text += " (recording line \(recorded.line))" }
+    text += ":\n"
+    let recordedText = divergence.recorded.map { String(decoding: $0.bytes, as: UTF8.self) }
+    let replayedText = divergence.replayed.map { String(decoding: $0, as: UTF8.self) }
+    let recordedShown =
+      recordedText?.escapingControlCharacters ?? "(no more events: the run printed nothing here)"
+    let replayedShown =
+      replayedText?.escapingControlCharacters ?? "(no more events: the replay printed nothing here)"
+    text += "  recorded: \(recordedShown)\n"
+    text += "  replayed: \(replayedShown)\n"
+    if let recordedText, let replayedText,
+      let old = try? JSONParser.parse(recordedText), let new = try? JSONParser.parse(replayedText)
+    {
+      let fields = differences(old, new, path: "")
+      if !fields.isEmpty {
+        text +=
+          "  differs:  \(fields.prefix(8).joined(separator: ", ").escapingControlCharacters)\n"
+      }
+    }
+    if !divergence.before.isEmpty {
+      text += "  before it:\n"
+      for line in divergence.before {
+        text += "    \(String(decoding: line, as: UTF8.self).escapingControlCharacters)\n"
+      }
+    }
+    return text
+  }
+
+  /// The paths of the fields whose values differ, `name: recorded → replayed`.
+  static func differences(_ old: JSONValue, _ new: JSONValue, path: String) -> [String] {
+    guard old != new else { return [] }
+    if case .object(let oldPairs) = old, case .object(let newPairs) = new {
+      var keys = oldPairs.map(\.0)
+      for (key, _) in newPairs where !keys.contains(key) { keys.append(key) }
+      return keys.flatMap { key in
+        let name = path.isEmpty ? key : "\(path).\(key)"
+        switch (old[key], new[key]) {
+        case (let a?, let b?): return differences(a, b, path: name)
+        case (let a?, nil): return ["\(name): \(a.serialized) → (absent)"]
+        case (nil, let b?): return ["\(name): (absent) → \(b.serialized)"]
+        case (nil, nil): return []
+        }
+      }
+    }
+    return ["\(path.isEmpty ? "value" : path): \(old.serialized) → \(new.serialized)"]
+  }
+}
+
+extension ProcessEnd {
+  /// The status a shell sees.
+  package var status: Int32 {
+    switch self {
+    case .exit(let status): status
+    case .signal(let signal): signal.shellStatus
+    case .brokenPipe: 141
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import LoadctlCore
+import Synchronization
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The time of the happening an event belongs to, in a recorded run (see ``RunRecorder``).
+///
+/// Set around each step a recorded run applies, and around what it prints outside steps, so that
+/// every event of a recorded run carries the time of its happening, as its replay, which applies
+/// that happening at that time on virtual time, does.
+package enum RecordedTime {
+  @TaskLocal package static var current: Duration?
+}
+
+/// Writes `--record FILE`: the header, then every happening that enters the flow with its time,
+/// every event the run prints, and how it ended, one JSON object per line (docs/recording.md).
+///
+/// Lines are written in the order things happened: a store's step, a lint raised by a command's
+/// reader thread and a rejected input line each take the recorder's step lock, so a replay that
+/// applies the lines in file order prints the events in the order the run printed them.
+/// Everything is buffered and written whenever the run's output is flushed; a write that fails
+/// stops the recording and is reported at the end (status 74).
+package final class RunRecorder: Sendable {
+  /// The version in the header; a replay refuses a recording of a later one.
+  package static let formatVersion = 1
+
+  package let path: String
+  private let fd: Int32
+  private let writer: OutputWriter
+  private let failure = Locked<Int32?>(nil)
+  /// Held while a step or a note is applied and recorded.
+  private let stepLock = Mutex(())
+  /// The run's own time, not the recorded one.
+  private let clockElapsed: @Sendable () -> Duration
+  /// The time of the last line written, for what the run prints after its last happening.
+  private let last = Atomic<Int64>(0)
+
+  /// Opens `path` for writing (created `0600`: a recording may hold command output), before
+  /// the run starts.
+  /// - Returns: The descriptor, or why the file cannot be written.
+  package static func openFile(path: String) -> Result<Int32, LineProblem> {
+    if path == "-" {
+      return .failure(
+        LineProblem("'--record' needs a file path; '-' (stdout) would mix with events"))
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      return .failure(
+        LineProblem("cannot write recording '\(path)': \(InputFile.describeErrno(errno))"))
+    }
+    return .success(fd)
+  }
+
+  /// Records into `fd`, opened by ``openFile(path:)``, with times from `elapsed`.
+  package init(path: String, fd: Int32, elapsed: @escaping @Sendable () -> Duration) {
+    self.path = path
+    self.fd = fd
+    self.clockElapsed = elapsed
+    let failure = self.failure
+    writer = OutputWriter(
+      fileDescriptor: fd, flushThreshold: 1 << 16,
+      onBrokenPipe: { failure.withLock { $0 = $0 ?? EPIPE } },
+      onError: { code in failure.withLock { $0 = $0 ?? code } })
+  }
+
+  /// The time an event printed now carries: its happening's, else the clock's.
+  package var elapsed: @Sendable () -> Duration {
+    { [clockElapsed] in RecordedTime.current ?? clockElapsed() }
+  }
+
+  /// The time of the last line recorded: what the run prints after it (its `end`) carries it.
+  package var lastTime: Duration { .nanoseconds(last.load(ordering: .acquiring)) }
+
+  /// Writes the header line.
+  package func header(_ fields: [(String, JSONValue)]) {
+    line(.object([("loadctl_recording", .int(Self.formatVersion))] + fields))
+  }
+
+  /// Records `happening` (its JSON fields) and applies it with `step`, with the step's events
+  /// stamped with its time.
+  package func step(_ fields: [(String, JSONValue)], _ body: () -> Void) {
+    stepLock.withLock { _ in
+      let now = stamp()
+      line(.object([("t", .int(Int(now.nanoseconds)))] + fields))
+      RecordedTime.$current.withValue(now) { body() }
+    }
+  }
+
+  /// A lint raised outside the flow's steps (by a command's reader thread, by the input).
+  package func warning(_ warning: LintWarning, _ raise: () -> Void) {
+    step(
+      [
+        (
+          "warning",
+          .object([
+            ("lint", .string(warning.lint.name)), ("subject", .string(warning.subject)),
+            ("message", .string(warning.message)),
+          ])
+        )
+      ], raise)
+  }
+
+  /// A rejected input line.
+  package func rejected(_ error: InputError, _ report: () -> Void) {
+    step(
+      [("rejected", .object([("line", .int(error.line)), ("message", .string(error.message))]))],
+      report)
+  }
+
+  /// Why the run is being stopped from outside (a signal, `q`, a closed stdout).
+  package func shutdown(_ reason: ShutdownReason) {
+    step([("shutdown", reason.recorded)]) {}
+  }
+
+  /// The flow's `--duration` ended the run.
+  package func deadline() {
+    step([("deadline", true)]) {}
+  }
+
+  /// What the flow's own feed reported when it stopped (the ticker's).
+  package func feed(_ report: JSONValue) {
+    step([("feed", report)]) {}
+  }
+
+  /// One printed event, as its JSON line.
+  package func event(_ line: [UInt8]) {
+    var bytes = Array("{\"out\":".utf8)
+    bytes.reserveCapacity(line.count + 9)
+    bytes += line
+    bytes += "}\n".utf8
+    writer.write(bytes)
+  }
+
+  /// How the process ends; then the recording is complete.
+  package func end(_ end: ProcessEnd) {
+    let fields: [(String, JSONValue)]
+    switch end {
+    case .exit(let status): fields = [("exit", .int(Int(status)))]
+    case .signal(let signal):
+      fields = [("signal", .string(signal.description)), ("exit", .int(Int(signal.shellStatus)))]
+    case .brokenPipe: fields = [("signal", "SIGPIPE"), ("exit", 141)]
+    }
+    line(.object([("end", .object(fields))]))
+  }
+
+  /// Writes what is buffered.
+  package func flush() { writer.flush() }
+
+  /// Flushes and closes the file.
+  /// - Returns: Why the recording could not be written whole, if it could not.
+  package func finish() -> String? {
+    writer.flush()
+    if close(fd) != 0, errno != EINTR { failure.withLock { $0 = $0 ?? errno } }
+    guard let code = failure.withLock({ $0 }) else { return nil }
+    return "cannot write recording '\(path)': \(InputFile.describeErrno(code))"
+  }
+
+  private func stamp() -> Duration {
+    let now = clockElapsed()
+    last.store(now.nanoseconds, ordering: .releasing)
+    return now
+  }
+
+  private func line(_ value: JSONValue) {
+    var bytes: [UInt8] = []
+    value.write(to: &bytes)
+    bytes.append(UInt8(ascii: "\n"))
+    writer.write(bytes)
+  }
+}
+
+/// Hears of a store's happenings for a ``RunRecorder``.
+package struct RecordingJournal<Action: RecordableAction>: StoreJournal {
+  package let recorder: RunRecorder
+
+  package func record(_ happening: StoreHappening<Action>, step: () -> Void) {
+    recorder.step(happening.recorded, step)
+  }
+
+  package func closing(_ report: () -> Void) {
+    recorder.step([("closing", true)], report)
+  }
+}
+
+extension StoreHappening where Action: RecordableAction {
+  /// The fields of its recording line, after `t`.
+  package var recorded: [(String, JSONValue)] {
+    switch self {
+    case .input(let action): [("input", action.recorded)]
+    case .inputFinished: [("input_finished", true)]
+    case .effectAction(let action, let serial):
+      [("effect", .int(serial)), ("action", action.recorded)]
+    case .effectFinished(let serial, let outcome):
+      [("effect", .int(serial)), ("finished", outcome.recorded)]
+    case .cancelRequest(let id): [("cancel_request", .string(id.name))]
+    case .cancelled: [("cancelled", true)]
+    }
+  }
+}
+
+extension EffectOutcome {
+  /// `"finished"`, `"cancelled"`, or `{"failed": message}`.
+  package var recorded: JSONValue {
+    switch self {
+    case .finished: "finished"
+    case .cancelled: "cancelled"
+    case .failed(let message): .object([("failed", .string(message))])
+    }
+  }
+}
+
+extension ShutdownReason {
+  /// `"SIGINT"` (any signal by name), `"broken_pipe"`, `{"write_failed": errno}`, `"quit"`.
+  package var recorded: JSONValue {
+    switch self {
+    case .signal(let signal): .string(signal.description)
+    case .brokenPipe: "broken_pipe"
+    case .writeFailed(let code): .object([("write_failed", .int(Int(code)))])
+    case .quit: "quit"
+    }
+  }
+}
+
+extension Duration {
+  /// Whole nanoseconds (saturating).
+  package var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds < 0 ? .min : .max }
+    return product.addingReportingOverflow(attoseconds / 1_000_000_000).overflow
+      ? .max : product + attoseconds / 1_000_000_000
+  }
+}
