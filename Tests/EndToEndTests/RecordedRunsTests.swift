@@ -65,4 +65,56 @@ import Testing
     #expect(exit == 1)
     #expect(events.filter { $0.contains("\"action\":\"auto_retry\"") }.count == 2)
   }
+
+  /// A block in README or docs marked `<!-- replay: FILE as NAME -->` shows a shell session over
+  /// the recording `Tests/Recordings/FILE`, copied to `NAME`: each `$ ` line is run, in order,
+  /// in one shell in a fresh directory with the built loadctl on `PATH`, and what it prints
+  /// (stdout and stderr) must be the block's other lines.
+  @Test(arguments: TranscriptTests.documents)
+  func documentedReplaySessionsAreExact(file: String) async throws {
+    let text = try String(
+      contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent(file), encoding: .utf8)
+    for chunk in text.components(separatedBy: "<!-- replay: ").dropFirst() {
+      let header = try #require(chunk.range(of: " -->"), "\(file): a replay marker without -->")
+      let names = chunk[..<header.lowerBound].components(separatedBy: " as ")
+      try #require(names.count == 2, "\(file): write <!-- replay: FILE as NAME -->")
+      let rest = chunk[header.upperBound...]
+      let open = try #require(rest.range(of: "```sh\n"), "\(file): no ```sh block")
+      let close = try #require(rest.range(of: "\n```", range: open.upperBound..<rest.endIndex))
+      let block = String(rest[open.upperBound..<close.lowerBound])
+      let printed = try await Self.runSession(block, recording: names[0], as: names[1])
+      #expect(printed == block, "\(file): the replay session over \(names[0])")
+    }
+  }
+
+  /// Runs the `$ ` lines of `block` in one shell and returns the commands and what they printed.
+  private static func runSession(_ block: String, recording: String, as name: String)
+    async throws -> String
+  {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "loadctl-replay-session-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.copyItem(
+      at: Self.directory.appendingPathComponent(recording),
+      to: directory.appendingPathComponent(name))
+    let quote = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    var script = "exec 2>&1\ncd \(quote(directory.path)) || exit 99\n"
+    for line in block.split(separator: "\n") where line.hasPrefix("$ ") {
+      // The shown command line, then the command, with the previous command's status kept
+      // for an `echo $?`.
+      let command = String(line.dropFirst(2))
+      script += "__status=$?; printf '%s\\n' \(quote(String(line))); (exit $__status)\n\(command)\n"
+    }
+    // `loadctl` on PATH is the binary under test, whatever its file is called.
+    let bin = directory.appendingPathComponent(".bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: bin.appendingPathComponent("loadctl").path,
+      withDestinationPath: BinaryLocator.locate())
+    let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/sh", arguments: ["-c", script], environment: ["PATH": path])
+    return outcome.stdout.joined(separator: "\n")
+  }
 }

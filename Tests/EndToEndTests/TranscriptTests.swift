@@ -95,7 +95,8 @@ import Testing
     let text = try String(
       contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent(file), encoding: .utf8)
     let unmarked = Self.shownRuns(in: text).filter { run in
-      !run.before.hasPrefix("<!-- transcript: ") && !run.paragraph.hasPrefix("_Illustrative")
+      !run.before.hasPrefix("<!-- transcript: ") && !run.before.hasPrefix("<!-- replay: ")
+        && !run.paragraph.hasPrefix("_Illustrative")
     }
     #expect(unmarked.map(\.line) == [], "\(file): blocks showing a run without a marker")
   }
