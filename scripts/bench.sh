@@ -212,6 +212,58 @@ print("%.3f %.3f" % (statistics.median(times["on"]), statistics.median(times["of
     "the policy lints look at every store event; off, none is evaluated"
 done
 
+# MARK: recording
+
+# The flight recorder's cost: the same runs with and without `--record`, interleaved and in
+# alternating order as the lints' are, the median CPU time (user + system) of each.
+echo "== recording on vs off" >&2
+for flow in ticker counter; do
+  if [[ $flow == ticker ]]; then
+    run=("$BIN/loadctl" ticker --interval 0 --count "$COUNTER_LINES" --json --seed 1)
+    label="ticker --interval 0 --count $COUNTER_LINES --json"
+  else
+    run=("$BIN/loadctl" counter --input "$plus" --json)
+    label="counter --input FILE --json ($COUNTER_LINES lines)"
+  fi
+  : >"$work/record.txt"
+  for ((i = 0; i < 2 * COUNTER_RUNS; i++)); do
+    for kind in $( ((i % 2)) && echo "off on" || echo "on off"); do
+      local_args=()
+      [[ $kind == on ]] && local_args=(--record "$work/recording.jsonl")
+      /usr/bin/time -f "$kind %U %S" -a -o "$work/record.txt" "${run[@]}" "${local_args[@]}" \
+        >/dev/null
+    done
+  done
+  read -r on off <<<"$(python3 -c 'import statistics, sys
+times = {"on": [], "off": []}
+for line in open(sys.argv[1]):
+    kind, user, system = line.split()
+    times[kind].append(float(user) + float(system))
+print("%.3f %.3f" % (statistics.median(times["on"]), statistics.median(times["off"])))' \
+    "$work/record.txt")"
+  r="$(ratio "$on" "$off")"
+  row "$label, --record on vs off, median CPU time" "${on} s" "${off} s" "${r}×" \
+    "≤ 1.15×" "$(met "$r" "<=" 1.15)" \
+    "each happening and each event is written a second time, as a recording line"
+done
+
+# A replay takes computing time only: an hour of a timer, and a recording of many events.
+"$BIN/loadctl" timer --interval 1s --duration 1h --clock virtual --record "$work/hour.jsonl" \
+  >/dev/null
+seconds="$( { /usr/bin/time -f %e "$BIN/loadctl" replay "$work/hour.jsonl" >/dev/null; } 2>&1 \
+  | tail -n 1)"
+row "replay of a 1 h timer recording (--interval 1s, made on virtual time), wall time" \
+  "$seconds s" "—" "—" "< 1 s" "$(met "$seconds" "<" 1)" \
+  "the same lines as a real hour's recording; times differ only in their digits"
+head -n 100000 "$plus" >"$work/plus100k.txt"
+"$BIN/loadctl" counter --input "$work/plus100k.txt" --json --record "$work/many.jsonl" >/dev/null
+events="$(grep -c '^{"out":' "$work/many.jsonl")"
+seconds="$( { /usr/bin/time -f %e "$BIN/loadctl" replay --json "$work/many.jsonl" >/dev/null; } \
+  2>&1 | tail -n 1)"
+rate="$(awk -v e="$events" -v s="$seconds" 'BEGIN { printf "%.0f", e / (s > 0 ? s : 0.01) }')"
+row "replay --json of a counter recording, $events events, events/s" "$rate" "—" "—" \
+  "(informational)" "—" "each line parsed, applied and checked against the recorded event"
+
 # MARK: ticker and timer (the flows' own scripts)
 
 echo "== ticker (scripts/bench-ticker.sh)" >&2

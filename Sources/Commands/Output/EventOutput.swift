@@ -26,7 +26,7 @@ package final class EventOutput: Sendable {
   private let tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)?
   /// Sees every event's JSON line, in `seq` order, in either mode: `--record` and a replay's
   /// check.
-  private let lines: (@Sendable ([UInt8]) -> Void)?
+  private let lines: (@Sendable (ArraySlice<UInt8>) -> Void)?
   /// The last event's `seq`.
   private let state = Locked(0)
   /// Set while a store runs: the run's executor flushes when it runs out of work.
@@ -43,7 +43,7 @@ package final class EventOutput: Sendable {
     command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
     elapsed: @escaping @Sendable () -> Duration,
     tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)? = nil,
-    lines: (@Sendable ([UInt8]) -> Void)? = nil
+    lines: (@Sendable (ArraySlice<UInt8>) -> Void)? = nil
   ) {
     self.tap = tap
     self.lines = lines
@@ -86,13 +86,19 @@ package final class EventOutput: Sendable {
         seq += 1
         let now = elapsed()
         if let tap { tap(observed() ?? .instant(event), fields, now) }
+        if json {
+          writer.write { buffer in
+            let start = buffer.count
+            writeLine(seq: seq, now: now, event: event, fields: fields, to: &buffer)
+            lines(buffer[start...])
+            buffer.append(UInt8(ascii: "\n"))
+          }
+          return
+        }
         var line: [UInt8] = []
         writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
-        lines(line)
-        if json {
-          line.append(UInt8(ascii: "\n"))
-          writer.write(line)
-        } else if let body {
+        lines(line[...])
+        if let body {
           let time = style.dim(EventOutput.formatElapsed(now))
           writer.write("\(time)  \(style.cyan(command))  \(body)\n")
         }

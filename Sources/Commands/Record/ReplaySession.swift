@@ -73,7 +73,8 @@ package final class ReplaySession: Sendable {
   }
 
   /// Checks one event the replay printed (its JSON line) against the recording.
-  package func check(_ line: [UInt8]) {
+  package func check(_ slice: ArraySlice<UInt8>) {
+    let line = Array(slice)
     state.withLock { state in
       guard state.divergence == nil, state.failure == nil else { return }
       let index = state.next

@@ -85,10 +85,23 @@ package final class RunRecorder: Sendable {
   package func step(_ fields: [(String, JSONValue)], _ body: () -> Void) {
     stepLock.withLock { _ in
       let now = stamp()
-      line(.object([("t", .int(Int(now.nanoseconds)))] + fields))
+      writer.write { buffer in
+        buffer.append(contentsOf: Self.timePrefix)
+        JSONValue.writeInt(Int(now.nanoseconds), to: &buffer)
+        for (key, value) in fields {
+          buffer.append(UInt8(ascii: ","))
+          JSONValue.writeString(key, to: &buffer)
+          buffer.append(UInt8(ascii: ":"))
+          value.write(to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "\n"))
+      }
       RecordedTime.$current.withValue(now) { body() }
     }
   }
+
+  private static let timePrefix = Array("{\"t\":".utf8)
 
   /// A lint raised outside the flow's steps (by a command's reader thread, by the input).
   package func warning(_ warning: LintWarning, _ raise: () -> Void) {
@@ -127,13 +140,16 @@ package final class RunRecorder: Sendable {
   }
 
   /// One printed event, as its JSON line.
-  package func event(_ line: [UInt8]) {
-    var bytes = Array("{\"out\":".utf8)
-    bytes.reserveCapacity(line.count + 9)
-    bytes += line
-    bytes += "}\n".utf8
-    writer.write(bytes)
+  package func event(_ line: ArraySlice<UInt8>) {
+    writer.write { buffer in
+      buffer.append(contentsOf: Self.outPrefix)
+      buffer.append(contentsOf: line)
+      buffer.append(UInt8(ascii: "}"))
+      buffer.append(UInt8(ascii: "\n"))
+    }
   }
+
+  private static let outPrefix = Array("{\"out\":".utf8)
 
   /// How the process ends; then the recording is complete.
   package func end(_ end: ProcessEnd) {
