@@ -105,6 +105,7 @@ complete -c loadctl -n '__loadctl_using ticker' -l from -r -F -d 'Read prices fr
 complete -c loadctl -n '__loadctl_using ticker' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD with /bin/sh -c and read its stdout lines as with --from. It is torn down when the feed stops; a non-zero exit or a signal is reported (exit 1).'
 complete -c loadctl -n '__loadctl_using ticker' -l kill-after -x -d 'When the feed stops while the --exec command runs, wait this long after SIGTERM before SIGKILL.'
 complete -c loadctl -n '__loadctl_using replay' -l check -d 'Print only the verdict: status 0 when the replay matches the recording (whatever status the recorded run ended with), 4 when it diverges.'
+complete -c loadctl -n '__loadctl_using replay' -l until -x -d 'Stop the replay at this moment of the run and print the flow\'s state there (a `state` event with --json), instead of its end.'
 complete -c loadctl -n '__loadctl_using replay' -F
 complete -c loadctl -n '__loadctl_using help' -l man -d 'Print the manual page (roff) for the whole program instead.'
 complete -c loadctl -n '__loadctl_using help' -a 'profile search counter timer ticker replay help completions'

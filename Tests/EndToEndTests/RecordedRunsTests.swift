@@ -55,6 +55,22 @@ import Testing
     #expect(check.stdout.first?.hasPrefix("replay matches '\(path)'") == true)
   }
 
+  /// `--until`: the events up to that moment, then the flow's state there, and no `end`.
+  @Test func untilStopsAtThatMomentAndPrintsTheState() async throws {
+    let path = Self.directory.appendingPathComponent("search-exec-race.jsonl").path
+    let (events, _) = try Self.recorded("search-exec-race.jsonl")
+    let replay = try await LoadctlProcess.run(["replay", "--json", "--until", "1s", path])
+    #expect(replay.termination == .exited(0), "\(replay.stderr)")
+    let shown = try JSONLines.parse(replay.stdout)
+    let before = shown.dropLast()
+    #expect(!before.isEmpty)
+    #expect(Array(replay.stdout.dropLast()) == Array(events.prefix(before.count)))
+    #expect(before.allSatisfy { ($0.value(at: "elapsed_ms") as? Double ?? 2000) <= 1000 })
+    #expect(shown.last?.event == "state")
+    #expect(shown.last?.value(at: "state.query") as? String == "swift")
+    #expect(!replay.stdout.contains { $0.contains("\"event\":\"end\"") })
+  }
+
   @Test func theSearchRecordingHoldsACancelledStaleRequest() throws {
     let (events, _) = try Self.recorded("search-exec-race.jsonl")
     #expect(events.contains { $0.contains("\"event\":\"request_cancelled\"") })

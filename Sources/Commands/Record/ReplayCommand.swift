@@ -10,6 +10,10 @@ import LoadctlCore
 /// stops at the first point where the flow does something the recording does not hold.
 package enum ReplayCommand {
   enum Option {
+    static let until = OptionKey.value(
+      "until", .duration,
+      help: "Stop the replay at this moment of the run and print the flow's state there (a "
+        + "`state` event with --json), instead of its end.")
     static let check = OptionKey.flag(
       "check",
       help: "Print only the verdict: status 0 when the replay matches the recording (whatever "
@@ -30,7 +34,7 @@ package enum ReplayCommand {
       the replay stops with a report on stderr (the time, both events with the differing \
       fields, the events before) and status 4. --trace and --timeline work as on a run.
       """,
-    options: [Option.check],
+    options: [Option.check, Option.until],
     positionals: [
       PositionalSpec(name: "recording", help: "A file written by --record.", kind: .file)
     ],
@@ -39,6 +43,7 @@ package enum ReplayCommand {
       "loadctl replay run.jsonl",
       "loadctl replay --json run.jsonl | jq -c 'select(.event == \"transition\")'",
       "loadctl replay --check run.jsonl",
+      "loadctl replay --until 1.5s --json run.jsonl",
     ])
 
   /// Reads the recording, rebuilds the recorded run's options, replays it, and returns how the
@@ -73,7 +78,7 @@ package enum ReplayCommand {
     else {
       throw notParsed("they do not name a subcommand that runs a flow")
     }
-    let session = ReplaySession(recording: recording)
+    let session = ReplaySession(recording: recording, until: invocation[Option.until])
     var run = RunOptions(recorded, environment: environment, terminals: .none)
     run.json = json
     run.quiet = invocation.quiet
@@ -126,6 +131,12 @@ package enum ReplayCommand {
           "recording '\(path)' line \(recording.lastLine): it stops before the run's end (the "
             + "run was killed, or the file was cut short); what it holds was replayed"))
       return .exit(ExitStatus.badInput)
+    }
+    if checkOnly, let until = session.until, session.stoppedEarly {
+      Loadctl.printOut(
+        "replay matches '\(path.escapingControlCharacters)' up to "
+          + "\(EventOutput.formatElapsed(until).trimmingSpaces): \(session.matched) events\n")
+      return .exit(ExitStatus.completed)
     }
     if checkOnly {
       Loadctl.printOut(

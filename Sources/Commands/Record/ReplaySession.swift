@@ -9,6 +9,8 @@ package final class ReplaySession: Sendable {
   package let recording: Recording
   /// The replay's clock: every recorded time is a moment on it.
   package let clock: VirtualClock
+  /// `--until`: the replay stops at this moment and prints the flow's state there.
+  package let until: Duration?
 
   /// Where the replay and the recording part.
   package struct Divergence: Sendable {
@@ -32,13 +34,25 @@ package final class ReplaySession: Sendable {
     var recent: [[UInt8]] = []
     var shutdown: ShutdownReason?
     var failure: String?
+    var stoppedEarly = false
   }
 
   private let state = Locked(State())
 
-  package init(recording: Recording, clock: VirtualClock = VirtualClock()) {
+  package init(recording: Recording, clock: VirtualClock = VirtualClock(), until: Duration? = nil) {
     self.recording = recording
     self.clock = clock
+    self.until = until
+  }
+
+  /// Whether the replay stopped at `--until`: what the recording holds after it is not
+  /// checked, and the run prints no `end`.
+  package var stoppedEarly: Bool { state.withLock { $0.stoppedEarly } }
+
+  /// The replay reached `--until`: checking ends here, so the `state` event it prints is not
+  /// taken for a divergence.
+  package func stopEarly() {
+    state.withLock { $0.stoppedEarly = true }
   }
 
   /// Whether the replay must stop feeding the flow: it diverged, or the recording could not be
@@ -76,7 +90,7 @@ package final class ReplaySession: Sendable {
   package func check(_ slice: ArraySlice<UInt8>) {
     let line = Array(slice)
     state.withLock { state in
-      guard state.divergence == nil, state.failure == nil else { return }
+      guard state.divergence == nil, state.failure == nil, !state.stoppedEarly else { return }
       let index = state.next
       guard index < recording.events.count else {
         // A recording cut short holds no more: what follows cannot be checked.
@@ -100,7 +114,7 @@ package final class ReplaySession: Sendable {
   /// Checks the end: every recorded event was printed, and the process ends as it did.
   package func checkEnd(_ end: ProcessEnd) {
     state.withLock { state in
-      guard state.divergence == nil, state.failure == nil else { return }
+      guard state.divergence == nil, state.failure == nil, !state.stoppedEarly else { return }
       if state.next < recording.events.count {
         state.divergence = divergence(
           number: state.next + 1, recorded: recording.events[state.next], replayed: nil,

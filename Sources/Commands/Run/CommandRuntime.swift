@@ -209,6 +209,12 @@ package enum CommandRuntime {
     }
     session.restore()
     stdoutWatcher?.stop()
+    if let replay, replay.stoppedEarly {
+      // `replay --until`: the run stopped where it was asked to, with its state printed.
+      output.flush()
+      if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
+      return .exit(ExitStatus.completed)
+    }
     let processEnd = RecordedTime.$current.withValue(recording?.lastTime) {
       finish(
         end, context: context, shutdown: shutdown.reason ?? replay?.shutdown, trace: traceOutput,

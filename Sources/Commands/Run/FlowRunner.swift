@@ -230,6 +230,7 @@ package enum FlowRunner {
     var feed: JSONValue?
     for timed in replay.recording.entries {
       guard !replay.hasStopped else { break }
+      if let until = replay.until, timed.time > until { break }
       if timed.time > replay.clock.now.offset {
         do {
           try await replay.clock.sleep(until: .init(offset: timed.time), tolerance: nil)
@@ -252,6 +253,18 @@ package enum FlowRunner {
       case .deadline: deadlineReached = true
       case .feed(let value): feed = value
       }
+    }
+    if let until = replay.until, !replay.hasStopped, closed == nil {
+      // `--until`: the flow's state at that moment, and no end.
+      if until > replay.clock.now.offset {
+        try? await replay.clock.sleep(until: .init(offset: until), tolerance: nil)
+      }
+      replay.stopEarly()
+      let state = stepper.state
+      context.output.emit(
+        "state", [("state", state.snapshot)], kind: .result,
+        text: "state at \(EventOutput.formatElapsed(until).trimmingSpaces): \(state.summary)")
+      return FlowEnd(status: .completed)
     }
     let result = closed ?? stepper.finish { observer.observe($0) }
     guard let report = flow.feed(recorded: feed) else {
