@@ -209,8 +209,9 @@ package enum CommandRuntime {
     }
     session.restore()
     stdoutWatcher?.stop()
-    if let replay, replay.stoppedEarly {
-      // `replay --until`: the run stopped where it was asked to, with its state printed.
+    if let replay, replay.stoppedEarly || replay.failure != nil {
+      // `replay --until`: the run stopped where it was asked to, with its state printed; or
+      // the recording could not be applied, which the replay reports itself.
       output.flush()
       if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
       return .exit(ExitStatus.completed)

@@ -228,7 +228,23 @@ package enum FlowRunner {
     var closed: StoreResult<Flow.State>?
     var deadlineReached = false
     var feed: JSONValue?
+    // Every happening is read before the first is applied: a recording with a line no action
+    // reads is refused before it prints anything of the flow.
+    var happenings: [StoreHappening<Flow.Action>?] = []
+    happenings.reserveCapacity(replay.recording.entries.count)
     for timed in replay.recording.entries {
+      guard case .happening(let value) = timed.entry else {
+        happenings.append(nil)
+        continue
+      }
+      switch StoreHappening<Flow.Action>.fromRecorded(value) {
+      case .success(let happening): happenings.append(happening)
+      case .failure(let problem):
+        replay.fail(line: timed.line, problem.message)
+        return FlowEnd(status: .failed)
+      }
+    }
+    for (timed, happening) in zip(replay.recording.entries, happenings) {
       guard !replay.hasStopped else { break }
       if let until = replay.until, timed.time > until { break }
       if timed.time > replay.clock.now.offset {
@@ -239,12 +255,9 @@ package enum FlowRunner {
         }
       }
       switch timed.entry {
-      case .happening(let value):
-        guard closed == nil else { continue }
-        switch StoreHappening<Flow.Action>.fromRecorded(value) {
-        case .success(let happening): stepper.apply(happening) { observer.observe($0) }
-        case .failure(let problem): replay.fail(line: timed.line, problem.message)
-        }
+      case .happening:
+        guard closed == nil, let happening else { continue }
+        stepper.apply(happening) { observer.observe($0) }
       case .closing:
         if closed == nil { closed = stepper.finish { observer.observe($0) } }
       case .warning(let warning): context.warnings.raise(warning)

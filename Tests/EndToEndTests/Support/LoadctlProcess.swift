@@ -59,9 +59,12 @@ final class LoadctlProcess: Sendable {
   }()
 
   private let monitor: ProcessMonitor
+  /// Where this run is recorded (see ``recordingArguments(for:)``), named in ``transcript``.
+  let recording: String?
 
-  private init(monitor: ProcessMonitor) {
+  private init(monitor: ProcessMonitor, recording: String? = nil) {
     self.monitor = monitor
+    self.recording = recording
   }
 
   deinit {
@@ -80,9 +83,27 @@ final class LoadctlProcess: Sendable {
     _ arguments: [String], stdin: Stdin = .null, environment: [String: String] = [:],
     unsetting: [String] = []
   ) throws -> LoadctlProcess {
-    try start(
-      executable: BinaryLocator.locate(), arguments: arguments, stdin: stdin,
-      environment: environment, unsetting: unsetting)
+    let recording = recordingPath(for: arguments)
+    return try start(
+      executable: BinaryLocator.locate(),
+      arguments: arguments + (recording.map { ["--record", $0] } ?? []), stdin: stdin,
+      environment: environment, unsetting: unsetting, recording: recording)
+  }
+
+  /// Where a run with real work (`--exec`, `--url`) is recorded, so that a failing test's
+  /// message says where the interleaving it met can be replayed (`loadctl replay PATH`); `nil`
+  /// for other runs, runs that record themselves, and with `LOADCTL_E2E_RECORD=0`.
+  private static func recordingPath(for arguments: [String]) -> String? {
+    let flows: Set = ["profile", "search", "counter", "timer", "ticker"]
+    guard ProcessInfo.processInfo.environment["LOADCTL_E2E_RECORD"] != "0",
+      let command = arguments.first, flows.contains(command),
+      arguments.contains(where: { $0 == "--exec" || $0 == "--url" }),
+      !arguments.contains("--record"), !arguments.contains("--")
+    else { return nil }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "loadctl-e2e-recordings")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.appendingPathComponent("\(command)-\(UUID().uuidString).jsonl").path
   }
 
   /// Starts any executable, given by path or looked up in `PATH`, in a new process group.
@@ -90,7 +111,8 @@ final class LoadctlProcess: Sendable {
   /// - Parameter processGroup: 0 for a new group led by the child, or a group to join.
   static func start(
     executable: String, arguments: [String], stdin: Stdin = .null, stdout: Stdout = .capture,
-    environment: [String: String] = [:], unsetting: [String] = [], processGroup: Int32 = 0
+    environment: [String: String] = [:], unsetting: [String] = [], processGroup: Int32 = 0,
+    recording: String? = nil
   ) throws -> LoadctlProcess {
     var parentEnds: [Int32] = []
     var childEnds: [Int32] = []
@@ -125,7 +147,7 @@ final class LoadctlProcess: Sendable {
         pid: pid, processGroup: processGroup == 0 ? pid : processGroup, label: label,
         stdout: stdoutReader, stderr: stderrPipe.read, stdin: stdinWriter)
       if case .text(let text) = stdin { feed(text, to: monitor) }
-      return LoadctlProcess(monitor: monitor)
+      return LoadctlProcess(monitor: monitor, recording: recording)
     } catch {
       parentEnds.forEach { close($0) }
       throw error
@@ -271,7 +293,10 @@ final class LoadctlProcess: Sendable {
   /// When the process was reaped, once it has been.
   var exitedAt: ContinuousClock.Instant? { monitor.snapshot.exitedAt }
   /// The command line, status and output so far, for messages.
-  var transcript: String { monitor.snapshot.transcript }
+  var transcript: String {
+    let replay = recording.map { "recording: \($0) (loadctl replay \($0))\n" } ?? ""
+    return replay + monitor.snapshot.transcript
+  }
 
   /// Live processes still in this process's group: after `waitForExit`, anything here was
   /// left behind by loadctl and should be empty.
