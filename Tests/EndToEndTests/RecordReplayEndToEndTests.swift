@@ -1,0 +1,394 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `--record FILE` and `loadctl replay FILE`: a recorded run replays byte for byte with its
+/// status, an edited recording diverges with a report, a killed run's recording replays what it
+/// holds, bad recordings are refused in one line, and secrets never reach the file.
+///
+/// Real commands wait for gate files the test creates only after it has seen what it acts on;
+/// every recording made here is checked against docs/schema/recording.schema.json.
+@Suite(.processSlots) struct RecordReplayEndToEndTests {
+  private static let schema = SchemaValidator.repositoryRoot()
+    .appendingPathComponent("docs/schema/recording.schema.json")
+
+  /// Records `start PID`, waits for the gate, then records `end PID`.
+  private static func gated(_ scratch: Scratch) -> String {
+    "echo start $$ >> \(scratch.runs); while [ ! -e \(scratch.gate) ]; do sleep 0.01; done; "
+      + "echo end $$ >> \(scratch.runs)"
+  }
+
+  /// Runs `loadctl replay ARGUMENTS` to its exit.
+  private static func replay(_ arguments: [String]) async throws -> LoadctlProcess {
+    let replay = try LoadctlProcess.start(["replay"] + arguments)
+    try await replay.waitForExit()
+    return replay
+  }
+
+  /// Every line of the recording at `path` validates against the recording schema.
+  private static func expectValid(_ path: String) async throws {
+    guard SchemaValidator.isAvailable else { return }
+    let lines = try Recorded.lines(path)
+    #expect(try await SchemaValidator.failures(of: lines, schema: schema) == [], "\(path)")
+  }
+
+  // MARK: Replays
+
+  /// A counter run whose `latest` policy cancels a running command replays its text output
+  /// byte for byte, twice, and its events as recorded with `--json`.
+  @Test func counterExecReplaysItsTextAndItsEvents() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("counter.jsonl")
+    let run = try LoadctlProcess.start(
+      [
+        "counter", "--input", "-", "--policy", "latest", "--exec", Self.gated(scratch),
+        "--record", file,
+      ], stdin: .pipe)
+    try run.write(toStdin: "d\n")
+    try await run.waitForLine(containing: "effect delayed_increment#1 started")
+    try run.write(toStdin: "d\n")
+    try await run.waitForLine(containing: "effect delayed_increment#1 cancelled")
+    try await run.waitForLine(containing: "effect delayed_increment#2 started")
+    try scratch.openGate()
+    run.closeStdin()
+    #expect(try await run.waitForExit() == .exited(0), "\(run.transcript)")
+    #expect(run.stdoutLines.last?.hasSuffix("count: 1, isLoading: false") == true)
+    try await Self.expectValid(file)
+
+    for _ in 0..<2 {
+      let replay = try await Self.replay([file])
+      #expect(replay.termination == run.termination, "\(file)\n\(replay.transcript)")
+      #expect(replay.stdoutBytes == run.stdoutBytes, "\(file)\n\(replay.transcript)")
+      #expect(replay.stderrText == "", "\(file)\n\(replay.transcript)")
+    }
+    let json = try await Self.replay(["--json", file])
+    #expect(json.termination == .exited(0), "\(file)\n\(json.transcript)")
+    let recorded = try Recorded.outLines(file)
+    #expect(recorded.count >= 8, "\(file)")
+    #expect(json.stdoutLines == recorded, "\(file)\n\(json.transcript)")
+  }
+
+  /// A search whose first request is cancelled by the next query, recorded with `--json`,
+  /// replays the same events, and `--check` says it matches.
+  @Test func searchExecWithACancelledRequestReplaysAndChecks() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("search.jsonl")
+    let template =
+      "case {query} in slow) while [ ! -e \(scratch.gate) ]; do sleep 0.01; done;; "
+      + "*) printf '%s\\n' {query};; esac"
+    let run = try LoadctlProcess.start(
+      [
+        "search", "--json", "--input", "-", "--debounce", "0", "--kill-after", "300ms",
+        "--timeout", "600s", "--exec", template, "--record", file,
+      ], stdin: .pipe)
+    defer { try? scratch.openGate() }
+    try run.write(toStdin: "slow\n")
+    try await run.waitForLine(
+      where: JSONEvent.matching(["event": "request_started", "query": "slow"]))
+    try run.write(toStdin: "fast\n")
+    try await run.waitForLine(where: JSONEvent.matching(["event": "request_cancelled"]))
+    try await run.waitForLine(
+      where: JSONEvent.matching(["event": "transition", "to.state": "results", "to.query": "fast"]))
+    run.closeStdin()
+    #expect(try await run.waitForExit() == .exited(0), "\(run.transcript)")
+    try await Self.expectValid(file)
+
+    let replay = try await Self.replay(["--json", file])
+    #expect(replay.termination == .exited(0), "\(file)\n\(replay.transcript)")
+    #expect(replay.stdoutBytes == run.stdoutBytes, "\(file)\n\(replay.transcript)")
+    #expect(try Recorded.outLines(file) == run.stdoutLines, "\(file)")
+
+    let check = try await Self.replay(["--check", file])
+    #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
+    #expect(
+      check.stdoutLines == [
+        "replay matches '\(file)': \(run.stdoutLines.count) events, the run ended with status 0"
+      ], "\(file)\n\(check.transcript)")
+    #expect(check.stderrText == "", "\(file)\n\(check.transcript)")
+  }
+
+  /// One recorded value changed in a copy: the replay stops at that event with status 4 and
+  /// names the field, recorded value first; the untouched recording still matches.
+  @Test(arguments: [
+    (#""exit_code":0"#, #""exit_code":9"#, "exit_code: 9 → 0"),
+    (#""state":{"count":3"#, #""state":{"count":4"#, "state.count: 4 → 3"),
+  ])
+  func anEditedRecordingDiverges(original: String, edited: String, differs: String)
+    async throws
+  {
+    let scratch = try Scratch()
+    let file = scratch.path("run.jsonl")
+    let run = try await LoadctlProcess.run(["counter", "+", "+", "+", "--record", file])
+    #expect(run.termination == .exited(0), "\(run.stderr)")
+    try await Self.expectValid(file)
+    let check = try await Self.replay(["--check", file])
+    #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
+
+    let lines = try Recorded.lines(file)
+    let endIndex = try #require(
+      lines.lastIndex { $0.hasPrefix(#"{"out":"#) && $0.contains(#""event":"end""#) }, "\(file)")
+    #expect(lines[endIndex].contains(original), "\(file): \(lines[endIndex])")
+    var copy = lines
+    copy[endIndex] = lines[endIndex].replacingOccurrences(of: original, with: edited)
+    let copyFile = scratch.path("edited.jsonl")
+    try copy.map { $0 + "\n" }.joined().write(toFile: copyFile, atomically: true, encoding: .utf8)
+
+    for arguments in [[copyFile], ["--check", copyFile], ["--json", copyFile]] {
+      let replay = try await Self.replay(arguments)
+      let message = "\(copyFile)\n\(replay.transcript)"
+      #expect(replay.termination == .exited(4), "\(message)")
+      let report = replay.stderrLines
+      #expect(
+        report.first?.hasPrefix(
+          "replay diverged from '\(copyFile)' at ") == true, "\(message)")
+      #expect(report.first?.contains("(recording line \(endIndex + 1))") == true, "\(message)")
+      #expect(report.contains { $0.hasPrefix("  recorded: ") && $0.contains(edited) }, "\(message)")
+      #expect(
+        report.contains { $0.hasPrefix("  replayed: ") && $0.contains(original) }, "\(message)")
+      #expect(report.contains("  differs:  \(differs)"), "\(message)")
+      #expect(report.contains("  before it:"), "\(message)")
+      if arguments.first == "--check" {
+        #expect(replay.stdoutLines == [], "\(message)")
+      }
+    }
+  }
+
+  /// A run stopped by SIGINT dies by it; its replay prints the same and exits 130 instead.
+  @Test func aRunStoppedBySIGINTReplaysAndExits130() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("timer.jsonl")
+    let run = try LoadctlProcess.start(["timer", "--interval", "50ms", "--record", file])
+    try await run.waitForLine(containing: "ticks: 1 → 2")
+    run.send(signal: SIGINT)
+    #expect(try await run.waitForExit() == .signaled(SIGINT), "\(run.transcript)")
+    try await Self.expectValid(file)
+    let last = try #require(try Recorded.lines(file).last)
+    #expect(last == #"{"end":{"signal":"SIGINT","exit":130}}"#, "\(file)")
+
+    let replay = try await Self.replay([file])
+    #expect(replay.termination == .exited(130), "\(file)\n\(replay.transcript)")
+    #expect(replay.stdoutBytes == run.stdoutBytes, "\(file)\n\(replay.transcript)")
+    let json = try await Self.replay(["--json", file])
+    #expect(json.termination == .exited(130), "\(file)\n\(json.transcript)")
+    #expect(json.stdoutLines == (try Recorded.outLines(file)), "\(file)\n\(json.transcript)")
+  }
+
+  /// A run killed by SIGKILL leaves whole JSON lines; the replay plays them, then refuses the
+  /// recording for stopping before the run's end.
+  @Test func aKilledRunsRecordingReplaysWhatItHoldsThenFails() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("killed.jsonl")
+    let run = try LoadctlProcess.start(
+      ["timer", "--json", "--interval", "20ms", "--record", file])
+    try await run.waitForLine(where: JSONEvent.matching(["event": "transition", "action": "tick"]))
+    // What the file holds is buffered apart from stdout: wait until it holds a happening.
+    try await Polling.until("a happening in \(file)") {
+      try Recorded.lines(file).contains { $0.hasPrefix(#"{"t":"#) }
+    }
+    run.send(signal: SIGKILL)
+    #expect(try await run.waitForExit() == .signaled(SIGKILL), "\(run.transcript)")
+
+    let lines = try Recorded.lines(file)
+    for (index, line) in lines.enumerated() {
+      #expect(throws: Never.self, "\(file) line \(index + 1): \(line)") {
+        _ = try JSONEvent(parsing: line, lineNumber: index + 1)
+      }
+    }
+    #expect(!lines.contains { $0.hasPrefix(#"{"end":"#) }, "\(file)")
+    try await Self.expectValid(file)
+
+    let replay = try await Self.replay(["--json", file])
+    let message = "\(file)\n\(replay.transcript)"
+    #expect(replay.termination == .exited(65), "\(message)")
+    #expect(
+      replay.stderrLines == [
+        "Error: recording '\(file)' line \(lines.count): it stops before the run's end (the run "
+          + "was killed, or the file was cut short); what it holds was replayed"
+      ], "\(message)")
+    let recorded = try Recorded.outLines(file)
+    #expect(Array(replay.stdoutLines.prefix(recorded.count)) == recorded, "\(message)")
+  }
+
+  // MARK: Refusals
+
+  /// A header a replay reads (`counter +` on virtual time).
+  private static let header =
+    #"{"loadctl_recording":1,"loadctl_version":"0.1.0","command":"counter","#
+    + #""arguments":["counter","+"],"clock":"virtual","started_at":"2026-01-01T00:00:00.000Z","#
+    + #""json":false,"stdin_terminal":false,"stdout_terminal":false,"options":{}}"#
+
+  /// A file's contents (`nil`: no file), the start of its one error line after `Error: `, and
+  /// whether it is refused before anything is replayed.
+  @Test(arguments: [
+    (nil as String?, "cannot read recording 'PATH': No such file or directory", true),
+    ("", "recording 'PATH' is empty", true),
+    ("not json\n", "recording 'PATH' line 1: not JSON", true),
+    ("[1]\n", "recording 'PATH' line 1: not a JSON object", true),
+    (
+      RecordReplayEndToEndTests.header.replacingOccurrences(
+        of: #""loadctl_recording":1"#, with: #""loadctl_recording":99"#)
+        + "\n",
+      "recording 'PATH' line 1: recording format 99 is not one this loadctl reads", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"xyz":1}"# + "\n",
+      "recording 'PATH' line 2: no 't'", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"bogus":true}"# + "\n",
+      "recording 'PATH' line 2: not a happening this loadctl knows", false
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"input":{"action":"increment"}}"# + "\n"
+        + #"{"t":3,"input":{"action":"increment"}}"# + "\n",
+      "recording 'PATH' line 3: its time goes back (3 ns)", true
+    ),
+    (
+      RecordReplayEndToEndTests.header.replacingOccurrences(
+        of: #"["counter","+"]"#, with: #"["counter","--no-such-option"]"#) + "\n",
+      "recording 'PATH' line 1: its options no longer parse", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"end":{"exit":0}}"# + "\n"
+        + #"{"t":1,"closing":true}"# + "\n",
+      "recording 'PATH' line 3: a line after the run's end", true
+    ),
+  ])
+  func aBadRecordingIsRefusedInOneLine(contents: String?, error: String, beforeReplay: Bool)
+    async throws
+  {
+    let scratch = try Scratch()
+    let file = scratch.path("bad.jsonl")
+    if let contents { try contents.write(toFile: file, atomically: true, encoding: .utf8) }
+    let expected = "Error: " + error.replacingOccurrences(of: "PATH", with: file)
+    for arguments in [[file], ["--check", file], ["--json", file]] {
+      let replay = try await Self.replay(arguments)
+      let message = "\(file)\n\(replay.transcript)"
+      #expect(replay.termination == .exited(65), "\(message)")
+      #expect(replay.stderrLines.count == 1, "\(message)")
+      #expect(replay.stderrLines.first?.hasPrefix(expected) == true, "\(message)")
+      if beforeReplay && arguments.first != "--json" {
+        #expect(replay.stdoutLines == [], "\(message)")
+      }
+    }
+  }
+
+  /// A replay's own `--record` is a usage error.
+  @Test func replayTakesNoRecord() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("run.jsonl")
+    _ = try await LoadctlProcess.run(["counter", "--clock", "virtual", "+", "--record", file])
+    let replay = try await Self.replay([file, "--record", scratch.path("again.jsonl")])
+    #expect(replay.termination == .exited(64), "\(replay.transcript)")
+    #expect(replay.stderrLines.first == "Error: '--record' cannot be used with 'replay'")
+    #expect(!FileManager.default.fileExists(atPath: scratch.path("again.jsonl")))
+  }
+
+  @Test func aRecordingThatCannotBeWrittenEndsWith74() async throws {
+    let outcome = try await LoadctlProcess.run(["counter", "+", "+", "--record", "/dev/full"])
+    #expect(outcome.termination == .exited(74), "\(outcome.stderr)")
+    let errors = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+    #expect(
+      errors == ["Error: cannot write recording '/dev/full': No space left on device"],
+      "\(outcome.stderr)")
+  }
+
+  @Test(arguments: [
+    ("-", "Error: '--record' needs a file path; '-' (stdout) would mix with events"),
+    (
+      "/nonexistent-loadctl-dir/run.jsonl",
+      "Error: cannot write recording '/nonexistent-loadctl-dir/run.jsonl': No such file or "
+        + "directory"
+    ),
+  ])
+  func aRecordPathThatCannotBeOpenedIsRefused(path: String, error: String) async throws {
+    let outcome = try await LoadctlProcess.run(["counter", "+", "--record", path])
+    #expect(outcome.termination == .exited(65), "\(outcome.stderr)")
+    #expect(outcome.stdout == [], "\(outcome.stderr)")
+    #expect(outcome.stderr == error + "\n")
+  }
+
+  // MARK: Secrets
+
+  private static let hasCurl: Bool = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    return path.split(separator: ":").contains {
+      FileManager.default.isExecutableFile(atPath: "\($0)/curl")
+    }
+  }()
+
+  /// Header values and URL passwords never reach the file, however the option is written.
+  @Test(
+    .enabled(if: hasCurl, "curl is not on PATH"),
+    arguments: [
+      ["profile", "--url", "http://127.0.0.1:9/p", "--header", "Authorization: Bearer s3cret"],
+      ["profile", "--url", "http://127.0.0.1:9/p", "--header=Authorization: Bearer s3cret"],
+      [
+        "profile", "--url", "http://user:hunter2@127.0.0.1:9/p", "--header",
+        "Authorization: Bearer s3cret",
+      ],
+      [
+        "search", "--json", "--debounce", "0", "--url", "http://127.0.0.1:9/?q={query}",
+        "--header", "X-Api-Key: s3cret", "abc",
+      ],
+    ])
+  func secretsNeverReachTheRecording(arguments: [String]) async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("secret.jsonl")
+    let outcome = try await LoadctlProcess.run(arguments + ["--record", file])
+    // Port 9 refuses at once (or a URL with a password is refused): the status is not the point.
+    guard case .exited = outcome.termination else {
+      Issue.record("\(outcome.termination)\n\(outcome.stderr)")
+      return
+    }
+    guard FileManager.default.fileExists(atPath: file) else { return }
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(!text.contains("hunter2"), "\(file):\n\(text)")
+    #expect(!text.contains("s3cret"), "\(file):\n\(text)")
+    #expect(text.contains("<redacted>"), "\(file):\n\(text)")
+    try await Self.expectValid(file)
+  }
+}
+
+/// Reading a recording back as text.
+private enum Recorded {
+  /// The complete lines of the file (a last piece without its newline is left out).
+  static func lines(_ path: String) throws -> [String] {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines.removeLast()
+    return lines
+  }
+
+  /// The `out` lines' events, byte for byte as `--json` printed them.
+  static func outLines(_ path: String) throws -> [String] {
+    try lines(path).compactMap { line in
+      guard line.hasPrefix(#"{"out":"#), line.hasSuffix("}") else { return nil }
+      return String(line.dropFirst(7).dropLast())
+    }
+  }
+}
+
+/// A directory of the test's own, with a `gate` file the test creates to let commands go on.
+private final class Scratch: Sendable {
+  let directory: String
+  var runs: String { directory + "/runs" }
+  var gate: String { directory + "/gate" }
+
+  init() throws {
+    directory = NSTemporaryDirectory() + "loadctl-record-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+  func path(_ name: String) -> String { directory + "/" + name }
+
+  /// Lets every gated command go on.
+  func openGate() throws { try "".write(toFile: gate, atomically: true, encoding: .utf8) }
+}
