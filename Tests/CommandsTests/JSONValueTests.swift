@@ -53,6 +53,25 @@ import Testing
     #expect(JSONValue.double(value).serialized == expected)
   }
 
+  /// Whole thousandths (prices, `elapsed_ms`) take a shortcut: it must write what `description`
+  /// does, for any of them.
+  @Test(arguments: [1, 7, 99, 1_000, 123_456, 10_000_000_000, 999_999_999_999_999])
+  func thousandthsAreWrittenAsDescriptionWritesThem(bound: Int) {
+    var generator = SeededGenerator(seed: UInt64(bound))
+    for _ in 0..<2_000 {
+      let thousandths = Int(generator.next() % UInt64(bound + 1))
+      for value in [Double(thousandths) / 1000, -Double(thousandths) / 1000] {
+        let expected =
+          value == value.rounded(.towardZero) ? String(Int(value)) : value.description
+        #expect(JSONValue.double(value).serialized == expected, "\(thousandths) thousandths")
+      }
+    }
+    // Near the shortcut's bound and off whole hundredths: the general form.
+    for value in [999_999_999_999.999, 1_000_000_000_000.001, 0.0015, 0.0625, 1.0 / 3, 2.6755] {
+      #expect(JSONValue.double(value).serialized == value.description)
+    }
+  }
+
   @Test func objectsKeepTheirKeyOrder() {
     let value: JSONValue = .object([
       ("seq", 1), ("elapsed_ms", 2.5), ("event", "loaded"), ("a", .null),

@@ -80,9 +80,37 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
     }
     if value == value.rounded(.towardZero), abs(value) <= 9_007_199_254_740_992 {
       writeInt(Int(value), to: &out)
+    } else if let thousandths = wholeThousandths(value) {
+      // The shortest round-trip form of a price or of `elapsed_ms`, without `description`'s
+      // general algorithm.
+      if value < 0 { out.append(UInt8(ascii: "-")) }
+      writeInt(thousandths / 1000, to: &out)
+      out.append(UInt8(ascii: "."))
+      var fraction = thousandths % 1000
+      var divisor = 100
+      while fraction > 0 {
+        out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / divisor))
+        fraction %= divisor
+        divisor /= 10
+      }
     } else {
       out.append(contentsOf: value.description.utf8)
     }
+  }
+
+  /// `|value| × 1000` when `value` is not integral and is the `Double` nearest to a number of
+  /// whole thousandths below 10^12 in magnitude; else `nil`.
+  ///
+  /// Then the thousandths, written out with trailing zeros dropped, are its shortest round-trip
+  /// form: they read back as `value` (division is correctly rounded), and no other decimal with
+  /// as few digits does (below 10^12 a `Double`'s step is under 0.000123, and any other decimal
+  /// of at most three places is at least 0.001 away).
+  private static func wholeThousandths(_ value: Double) -> Int? {
+    let magnitude = abs(value)
+    guard magnitude < 1e12 else { return nil }
+    let thousandths = (magnitude * 1000).rounded()
+    guard thousandths / 1000 == magnitude else { return nil }
+    return Int(thousandths)
   }
 
   /// Writes `value` in decimal, as `String(value)` does.
