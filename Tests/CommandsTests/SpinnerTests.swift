@@ -27,7 +27,7 @@ import Testing
     let finished = clock.launch {
       await withTaskGroup(of: Void.self) { group in
         group.addTask { await spinner.run(clock: clock) }
-        let inputs = Prepended<AnyInput<ProfileAction>>([.load], then: nil)
+        let inputs = AnyInput<ProfileAction>([.load], then: nil)
         let result = await store.run(inputs: inputs) { event in
           switch event {
           case .effectStarted(let info):

@@ -1,4 +1,5 @@
-/// Any sequence of a flow's actions, so one store input can come from lines, keys or arguments.
+/// Any sequence of a flow's actions, so one store input can come from lines, keys or arguments,
+/// after the flow's initial actions.
 ///
 /// The store is generic over its input sequence; commands choose the source at run time
 /// (`--input` lines, interactive keys, positional arguments), so they erase the type here. The
@@ -18,6 +19,19 @@ package struct AnyInput<Action: Sendable>: AsyncSequence, Sendable {
     }
     make = {
       let box = IteratorBox(base.makeAsyncIterator())
+      return Iterator { await box.next() }
+    }
+  }
+
+  /// `first`, then the actions of `base` when there is one: `profile` loads on start (the
+  /// screen's `.task`) and then follows its `--input`, as one input, with no task in between.
+  package init(_ first: [Action], then base: AnyInput<Action>?) {
+    if first.isEmpty, let base {
+      self = base
+      return
+    }
+    make = {
+      let box = PrependedBox(first, then: base?.makeAsyncIterator())
       return Iterator { await box.next() }
     }
   }
@@ -44,5 +58,21 @@ private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Failure 
 
   nonisolated(nonsending) func next() async -> Base.Element? {
     await base.next(isolation: #isolation)
+  }
+}
+
+/// Gives the actions of `first`, then those of the base iterator.
+private final class PrependedBox<Action: Sendable> {
+  private var first: ArraySlice<Action>
+  private var base: AnyInput<Action>.Iterator?
+
+  init(_ first: [Action], then base: AnyInput<Action>.Iterator?) {
+    self.first = first[...]
+    self.base = base
+  }
+
+  nonisolated(nonsending) func next() async -> Action? {
+    if let action = first.popFirst() { return action }
+    return await base?.next(isolation: #isolation)
   }
 }

@@ -51,10 +51,10 @@ package enum LineSource {
       if closeWhenDone { close(fd) }
       channel.finish()
     }
-    return RawLines(AsyncStream(unfolding: { await channel.next() }, onCancel: { channel.stop() }))
+    return RawLines(channel: channel)
   }
 
-  /// Reads `fd` to the end now (blocking), then streams its lines: for virtual time.
+  /// Reads `fd` to the end now (blocking), then gives its lines: for virtual time.
   package static func readAll(fd: Int32, closeWhenDone: Bool) -> RawLines {
     var splitter = LineSplitter()
     var lines: [RawLine] = []
@@ -66,22 +66,13 @@ package enum LineSource {
       if count <= 0 { break }
     }
     if closeWhenDone { close(fd) }
-    return RawLines(
-      AsyncStream { continuation in
-        for line in lines { continuation.yield(line) }
-        continuation.finish()
-      })
+    return RawLines(lines)
   }
 
-  /// Streams fixed lines, as if they had been read (positional arguments).
+  /// Fixed lines, as if they had been read (positional arguments).
   package static func lines(_ texts: [String]) -> RawLines {
     RawLines(
-      AsyncStream { continuation in
-        for (index, text) in texts.enumerated() {
-          continuation.yield(RawLine(number: index + 1, text: text, problem: nil))
-        }
-        continuation.finish()
-      })
+      texts.enumerated().map { RawLine(number: $0.offset + 1, text: $0.element, problem: nil) })
   }
 }
 

@@ -177,7 +177,7 @@ package enum FlowRunner {
     _ flow: Flow, input: AnyInput<Flow.Action>?, renderer: Flow.Renderer, context: RunContext
   ) async -> (StoreResult<Flow.State>?, Flow.Tally, Bool) {
     let store = Store(initialState: flow.initialState, reducer: flow.reduce)
-    let inputs = Prepended(flow.initialActions, then: input)
+    let inputs = AnyInput(flow.initialActions, then: input)
     typealias Child = RunChild<Flow.State, Flow.Tally>
     return await withTaskGroup(of: Child.self) { group in
       group.addTask {
