@@ -1,3 +1,5 @@
+import LoadctlCore
+
 /// Any sequence of a flow's actions, so one store input can come from lines, keys or arguments,
 /// after the flow's initial actions.
 ///
@@ -19,7 +21,21 @@ package struct AnyInput<Action: Sendable>: AsyncSequence, Sendable {
     }
     make = {
       let box = IteratorBox(base.makeAsyncIterator())
-      return Iterator { await box.next() }
+      return Iterator(nextAction: { await box.next() }, takeReady: nil)
+    }
+  }
+
+  /// `base`, whose actions the store's loop can take when they are ready (see
+  /// ``ReadyIterator``).
+  package init<Base: AsyncSequence & Sendable>(_ base: Base)
+  where Base.Element == Action, Base.Failure == Never, Base.AsyncIterator: ReadyIterator {
+    if let erased = base as? AnyInput<Action> {
+      self = erased
+      return
+    }
+    make = {
+      let box = IteratorBox(base.makeAsyncIterator())
+      return Iterator(nextAction: { await box.next() }, takeReady: { box.nextReady() })
     }
   }
 
@@ -32,21 +48,25 @@ package struct AnyInput<Action: Sendable>: AsyncSequence, Sendable {
     }
     make = {
       let box = PrependedBox(first, then: base?.makeAsyncIterator())
-      return Iterator { await box.next() }
+      return Iterator(nextAction: { await box.next() }, takeReady: { box.nextReady() })
     }
   }
 
   package func makeAsyncIterator() -> Iterator { make() }
 
   /// Forwards to the erased iterator.
-  package struct Iterator: AsyncIteratorProtocol {
+  package struct Iterator: ReadyIterator {
     fileprivate let nextAction: nonisolated(nonsending) () async -> Action?
+    /// `nil` when the base cannot say whether an action is ready.
+    fileprivate let takeReady: (() -> Action?)?
 
     package mutating func next() async -> Action? { await nextAction() }
 
     package mutating func next(isolation actor: isolated (any Actor)?) async -> Action? {
       await nextAction()
     }
+
+    package mutating func nextReady() -> Action? { takeReady?() }
   }
 }
 
@@ -59,6 +79,10 @@ private final class IteratorBox<Base: AsyncIteratorProtocol> where Base.Failure 
   nonisolated(nonsending) func next() async -> Base.Element? {
     await base.next(isolation: #isolation)
   }
+}
+
+extension IteratorBox where Base: ReadyIterator {
+  func nextReady() -> Base.Element? { base.nextReady() }
 }
 
 /// Gives the actions of `first`, then those of the base iterator.
@@ -74,5 +98,10 @@ private final class PrependedBox<Action: Sendable> {
   nonisolated(nonsending) func next() async -> Action? {
     if let action = first.popFirst() { return action }
     return await base?.next(isolation: #isolation)
+  }
+
+  func nextReady() -> Action? {
+    if let action = first.popFirst() { return action }
+    return base?.nextReady()
   }
 }

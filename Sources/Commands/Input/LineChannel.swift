@@ -109,6 +109,16 @@ final class LineChannel: Sendable {
     if releaseReader { room.signal() }
   }
 
+  /// Consumer: the next line if one is waiting, without waiting for one.
+  func nextReady() -> RawLine? {
+    let (line, releaseReader) = state.withLock { state -> (RawLine?, Bool) in
+      guard let line = state.pop() else { return (nil, false) }
+      return (line, state.releaseReader())
+    }
+    if releaseReader { room.signal() }
+    return line
+  }
+
   /// Consumer: the next line, waiting for it if none is ready; `nil` at the end or once stopped.
   func next() async -> RawLine? {
     await withTaskCancellationHandler {

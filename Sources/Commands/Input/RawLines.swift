@@ -67,6 +67,21 @@ package struct RawLines: AsyncSequence, Sendable {
   }
 }
 
+extension RawLines.Iterator: ReadyIterator {
+  /// A known line, the file's next line (a regular file's read does not wait for long), or a
+  /// line the reader thread has already handed over.
+  package mutating func nextReady() -> RawLine? {
+    switch source {
+    case .lines(var lines):
+      let line = lines.popFirst()
+      source = .lines(lines)
+      return line
+    case .channel(let reader): return reader.channel.nextReady()
+    case .file(let file): return file.withLock { $0.nextLine() }
+    }
+  }
+}
+
 /// Stops its channel when the last iterator holding it goes away, so that a consumer that
 /// stops early (a `break` out of its loop) also stops the reader thread.
 private final class ChannelReader: Sendable {

@@ -146,6 +146,33 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
   }
 }
 
+extension TimedLineReader: ReadyIterator where Lines: ReadyIterator {
+  /// The next value when its line has already been read and needs no wait; a line with a time
+  /// prefix is held for ``next(isolation:)``. Bad lines on the way are reported, as there.
+  package mutating func nextReady() -> Value? {
+    while held == nil, !ended, let raw = lines.nextReady() {
+      guard let text = raw.text else {
+        reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
+        continue
+      }
+      let line: InputLine
+      do throws(InputError) {
+        guard let parsed = try InputLine.parse(text, number: raw.number) else { continue }
+        line = parsed
+      } catch {
+        reject(error)
+        continue
+      }
+      guard line.timing == .now else {
+        held = line
+        return nil
+      }
+      if let value = take(line) { return value }
+    }
+    return nil
+  }
+}
+
 /// A flow's input lines as a sequence of its values, through ``TimedLineReader``.
 package struct TimedLines<Value: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Value

@@ -32,7 +32,8 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   /// the previous one has been applied, so a fast input never piles up, and whatever the input
   /// reports while reading (a rejected line, say) comes after the earlier actions' steps.
   /// `inputs` must end when the calling task is cancelled (`AsyncStream`, line readers and clock
-  /// waits do): the run cannot return before it has.
+  /// waits do): the run cannot return before it has. When its iterator is a ``ReadyIterator``,
+  /// the `run` below takes over: the loop takes ready actions itself.
   ///
   /// - Parameters:
   ///   - inputs: Actions from outside (arguments, input lines, keys), applied as they arrive.
@@ -50,19 +51,50 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
     journal: (any StoreJournal<Action>)? = nil,
     observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
+    await run(
+      InputTurn(inputs.makeAsyncIterator(), ready: nil), stopWhenIdle: stopWhenIdle,
+      onCancel: onCancel, journal: journal, observe: observe)
+  }
+
+  /// Applies actions from `inputs` and from effects until the run ends, taking an action that is
+  /// already there on the run loop itself.
+  ///
+  /// As the other `run`, in lockstep, with one difference: after an input's step, when that step
+  /// started no effect and no effect has anything waiting for the loop, the loop takes the next
+  /// action itself if it is ready (``ReadyIterator/nextReady()``) and applies it at once — the
+  /// order the input task would have handed it over in, without the two hand-overs. Only what
+  /// needs a wait (a line's time, a line not read yet) goes to the input task; after a run of
+  /// ready actions the loop lets the task take a turn, so the rest of the run is never starved.
+  public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
+    inputs: Inputs,
+    stopWhenIdle: Bool = true,
+    onCancel: Action? = nil,
+    journal: (any StoreJournal<Action>)? = nil,
+    observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> where Inputs.AsyncIterator: ReadyIterator {
+    await run(
+      InputTurn(inputs.makeAsyncIterator(), ready: { $0.nextReady() }), stopWhenIdle: stopWhenIdle,
+      onCancel: onCancel, journal: journal, observe: observe)
+  }
+
+  private func run<Iterator: AsyncIteratorProtocol<Action, Never>>(
+    _ input: InputTurn<Iterator>, stopWhenIdle: Bool, onCancel: Action?,
+    journal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> {
     let mailbox = StoreMailbox<StoreHappening<Action>>()
     let (result, ended) = await withTaskCancellationHandler {
       await withDiscardingTaskGroup { group in
         group.addTask {
           await mailbox.pumping {
-            var iterator = inputs.makeAsyncIterator()
-            while let action = await iterator.next(isolation: nil) {
+            while let action = await input.next() {
               guard await mailbox.sendInput(.input(action)) else { return }
             }
             mailbox.send(.inputFinished)
           }
         }
-        var loop = RunLoop(state: initialState, reducer: reducer, mailbox: mailbox)
+        var loop = RunLoop(
+          state: initialState, reducer: reducer, mailbox: mailbox,
+          readyInput: input.ready == nil ? nil : { input.nextReady() })
         let reason = await loop.receive(
           stopWhenIdle: stopWhenIdle, group: &group, journal: journal, observe: observe)
         if reason == .cancelled {
@@ -101,6 +133,23 @@ extension Store {
     var starting: [(EffectInfo, Effect<Action>, EffectHandle)] = []
     var inputFinished = false
     var finishRequested = false
+    /// Takes the input's next action when it is ready; called only while the input task waits
+    /// for the loop to apply the input it sent (the loop's turn at the input).
+    let readyInput: (() -> Action?)?
+
+    init(
+      state: State, reducer: @escaping Reducer, mailbox: StoreMailbox<StoreHappening<Action>>,
+      readyInput: (() -> Action?)? = nil
+    ) {
+      self.state = state
+      self.reducer = reducer
+      self.mailbox = mailbox
+      self.readyInput = readyInput
+    }
+
+    /// Ready inputs taken in a row before the input task gets a turn (and, with it, the other
+    /// tasks of the run's executor).
+    static var readyRun: Int { 256 }
 
     /// Takes messages from the mailbox and applies them until the run must end.
     nonisolated(nonsending) mutating func receive(
@@ -112,21 +161,45 @@ extension Store {
         if let reason = stopReason(stopWhenIdle: stopWhenIdle) { return reason }
         batch.removeAll(keepingCapacity: true)
         if !mailbox.take(into: &batch) { await mailbox.receive(into: &batch) }
-        for message in batch {
+        for (index, message) in batch.enumerated() {
           // Once cancelled, apply nothing but `onCancel`, not even what is still buffered: a
           // cancellation handler running on another thread may have sent it after the fact.
           guard !mailbox.isCancelled else { return .cancelled }
-          if let journal {
-            journal.record(message) { handle(message, observe: observe) }
-          } else {
-            handle(message, observe: observe)
-          }
+          var started = step(message, journal: journal, observe: observe)
           spawnStarting(in: &group)
-          if case .input = message { mailbox.inputHandled() }
+          if case .input = message {
+            // The loop's turn at the input: while nothing else waits for it (no later message
+            // in this batch or the mailbox, no effect just started), it takes what is ready.
+            if readyInput != nil, index == batch.count - 1 {
+              var taken = 0
+              while taken < Self.readyRun, !started, !finishRequested, !mailbox.isCancelled,
+                !mailbox.hasMessages, let action = readyInput?()
+              {
+                started = step(.input(action), journal: journal, observe: observe)
+                spawnStarting(in: &group)
+                taken += 1
+              }
+            }
+            mailbox.inputHandled()
+          }
           if let reason = stopReason(stopWhenIdle: stopWhenIdle) { return reason }
         }
         if batch.isEmpty, mailbox.isCancelled { return .cancelled }
       }
+    }
+
+    /// Applies `message` (told to the journal around it).
+    /// - Returns: Whether the step started an effect.
+    mutating func step(
+      _ message: StoreHappening<Action>, journal: (any StoreJournal<Action>)?,
+      observe: (StoreEvent<State, Action>) -> Void
+    ) -> Bool {
+      if let journal {
+        journal.record(message) { handle(message, observe: observe) }
+      } else {
+        handle(message, observe: observe)
+      }
+      return !starting.isEmpty
     }
 
     /// Applies the run's cancel action for its final transition; the effects it returns are not
@@ -290,4 +363,29 @@ extension Store {
       starting.append((info, effect, handle))
     }
   }
+}
+
+/// The input's iterator, shared by the input task and the run loop, which take turns with it.
+///
+/// Why `@unchecked Sendable` is safe: `iterator` is used by one side at a time. The input task
+/// uses it (``next()``) only between the loop's ``StoreMailbox/inputHandled()`` and its own next
+/// ``StoreMailbox/sendInput(_:)``; the loop uses it (``nextReady()``) only after taking an input
+/// the task sent and before calling `inputHandled()`, while the task is parked in `sendInput`
+/// waiting for exactly that. Both hand-overs go through the mailbox's lock, which orders the
+/// accesses. `ready` is immutable.
+final class InputTurn<Iterator: AsyncIteratorProtocol>: @unchecked Sendable
+where Iterator.Failure == Never {
+  private var iterator: Iterator
+  let ready: ((inout Iterator) -> Iterator.Element?)?
+
+  init(_ iterator: Iterator, ready: ((inout Iterator) -> Iterator.Element?)?) {
+    self.iterator = iterator
+    self.ready = ready
+  }
+
+  /// The input task's turn.
+  func next() async -> Iterator.Element? { await iterator.next(isolation: nil) }
+
+  /// The loop's turn.
+  func nextReady() -> Iterator.Element? { ready?(&iterator) }
 }

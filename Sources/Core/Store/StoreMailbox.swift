@@ -66,6 +66,9 @@ final class StoreMailbox<Message: Sendable>: Sendable {
     }?.resume()
   }
 
+  /// Whether a message waits for the loop.
+  var hasMessages: Bool { buffer.withLock { !$0.messages.isEmpty } }
+
   /// Whether the run was cancelled (set by ``cancel()``, from the run's cancellation handler, a
   /// moment after the task's own flag); cheap enough to ask for every action.
   var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
