@@ -112,6 +112,32 @@ import Testing
     #expect(check.stderrText == "", "\(file)\n\(check.transcript)")
   }
 
+  /// A search over a `--corpus` file replays after the file is gone: a replay searches nothing
+  /// (the recorded answers are applied), and its `start` says how many names the run read.
+  @Test func aCorpusSearchReplaysWithoutItsFile() async throws {
+    let scratch = try Scratch()
+    let corpus = scratch.path("names.txt")
+    let file = scratch.path("corpus.jsonl")
+    try "alpha\nalpine\nbeta\n".write(toFile: corpus, atomically: true, encoding: .utf8)
+    let run = try LoadctlProcess.start(
+      [
+        "search", "--json", "--clock", "virtual", "--corpus", corpus, "--record", file, "alp",
+      ])
+    #expect(try await run.waitForExit() == .exited(0), "\(run.transcript)")
+    #expect(
+      run.stdoutLines.contains { $0.contains(#""names":3"#) }, "\(file)\n\(run.transcript)")
+    #expect(run.stdoutLines.contains { $0.contains(#""alpine""#) }, "\(run.transcript)")
+    try FileManager.default.removeItem(atPath: corpus)
+
+    let replay = try await Self.replay(["--json", file])
+    #expect(replay.termination == .exited(0), "\(file)\n\(replay.transcript)")
+    #expect(replay.stdoutBytes == run.stdoutBytes, "\(file)\n\(replay.transcript)")
+    #expect(replay.stderrText == "", "\(file)\n\(replay.transcript)")
+    // A real run still needs the file.
+    let again = try LoadctlProcess.start(["search", "--corpus", corpus, "alp"])
+    #expect(try await again.waitForExit() == .exited(65), "\(again.transcript)")
+  }
+
   /// One recorded value changed in a copy: the replay stops at that event with status 4 and
   /// names the field, recorded value first; the untouched recording still matches.
   @Test(arguments: [

@@ -87,7 +87,7 @@ package enum ReplayCommand {
     run.tracePath = invocation[CommandTable.traceOption]
     run.timeline = invocation[CommandTable.timelineOption]
     run.recordPath = nil
-    run.mode = .replay(of: recorded, seed: recordedSeed(recording))
+    run.mode = .replay(of: recorded, options: recordedOptions(recording))
     run.replay = session
     run.discardsOutput = invocation[Option.check]
     let end: ProcessEnd
@@ -100,14 +100,13 @@ package enum ReplayCommand {
     return verdict(session, end: end, path: path, checkOnly: invocation[Option.check])
   }
 
-  /// The seed the recorded run's `start` event echoed (search, ticker), so a replay's `start`
-  /// says the same.
-  private static func recordedSeed(_ recording: Recording) -> UInt64? {
+  /// The options the recorded run's `start` event printed (the seed of search and ticker, the
+  /// size of a `--corpus`), so a replay's `start` says the same.
+  private static func recordedOptions(_ recording: Recording) -> JSONValue? {
     guard let first = recording.events.first,
-      let start = try? JSONParser.parse(bytes: first.bytes),
-      case .int(let seed)? = start["options"]?["seed"]
+      let start = try? JSONParser.parse(bytes: first.bytes)
     else { return nil }
-    return UInt64(exactly: seed)
+    return start["options"]
   }
 
   /// How the replay ends: 65 for a recording it could not apply or one cut short, 4 for a

@@ -34,6 +34,9 @@ package struct RunMode: Sendable, Equatable {
   package private(set) var isReplay = false
   /// A replay's seed, as the recorded run's `start` event echoed it.
   package private(set) var recordedSeed: UInt64?
+  /// A replay's `options`, as the recorded run's `start` event printed them: what a replay
+  /// prints again without reading what they were read from (a `--corpus` file's size).
+  package private(set) var recordedOptions: JSONValue?
 
   package init(_ invocation: Invocation, terminals: Terminals) {
     isVirtual = invocation[CommandTable.clockOption] == .virtual
@@ -50,11 +53,12 @@ package struct RunMode: Sendable, Equatable {
   }
 
   /// The mode of a replay of a run made with `invocation`: virtual time, no terminal.
-  package static func replay(of invocation: Invocation, seed: UInt64?) -> RunMode {
+  package static func replay(of invocation: Invocation, options: JSONValue?) -> RunMode {
     var mode = RunMode(
       isVirtual: true, interactive: invocation[CommandTable.interactiveOption])
     mode.isReplay = true
-    mode.recordedSeed = seed
+    mode.recordedOptions = options
+    if case .int(let seed)? = options?["seed"] { mode.recordedSeed = UInt64(exactly: seed) }
     return mode
   }
 

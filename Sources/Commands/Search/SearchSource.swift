@@ -5,7 +5,9 @@ import LoadctlCore
 package struct SearchSource: Sendable {
   package enum Backend: Sendable {
     case builtIn
-    case corpus(path: String, SearchCorpus)
+    /// `--corpus`: its names, read for a real run; a replay, which searches nothing, only
+    /// knows how many the recorded run read.
+    case corpus(path: String, names: Int, SearchCorpus?)
     /// `--url`: curl (at `curl`) GETs the template for each query.
     case url(SearchURLTemplate, curl: String, headers: [String], limits: Limits)
     /// `--exec`: `/bin/sh -c` runs the template for each query, in `environment` (loadctl's own)
@@ -57,8 +59,15 @@ package struct SearchSource: Sendable {
       backend = .url(template, curl: curl, headers: headers, limits: limits)
     } else if let exec {
       backend = .exec(try SearchExecTemplate(exec), environment: environment, limits: limits)
+    } else if let corpus, mode.isReplay {
+      guard case .int(let names)? = mode.recordedOptions?["names"] else {
+        throw InputFile.Failure(
+          message: "the recorded start event does not say how many names '\(corpus)' held")
+      }
+      backend = .corpus(path: corpus, names: names, nil)
     } else if let corpus {
-      backend = .corpus(path: corpus, try SearchCorpus.load(corpus))
+      let names = try SearchCorpus.load(corpus)
+      backend = .corpus(path: corpus, names: names.names.count, names)
     } else {
       backend = .builtIn
     }
@@ -80,10 +89,8 @@ package struct SearchSource: Sendable {
     switch backend {
     case .builtIn:
       pairs = [("source", "builtin"), ("names", .int(SearchCorpus.builtIn.names.count))]
-    case .corpus(let path, let corpus):
-      pairs = [
-        ("source", "corpus"), ("corpus", .string(path)), ("names", .int(corpus.names.count)),
-      ]
+    case .corpus(let path, let names, _):
+      pairs = [("source", "corpus"), ("corpus", .string(path)), ("names", .int(names))]
     case .url(let template, _, let headers, let limits):
       pairs =
         [("source", "url"), ("url", .string(template.template))] + Self.options(limits)
@@ -114,8 +121,9 @@ package struct SearchSource: Sendable {
     switch backend {
     case .builtIn:
       lookup = { SearchCorpus.builtIn.search($0, limit: limit) }
-    case .corpus(_, let corpus):
-      lookup = { corpus.search($0, limit: limit) }
+    case .corpus(_, _, let corpus):
+      // Without the names (a replay) no search runs: the recorded answers are applied instead.
+      lookup = { corpus?.search($0, limit: limit) ?? SearchHits(items: [], total: 0) }
     case .url(let template, let curl, let headers, let limits):
       lookup = { query in
         let url = template.url(for: query)
