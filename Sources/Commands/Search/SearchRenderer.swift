@@ -97,16 +97,17 @@ package final class SearchRenderer: Sendable {
     let (before, after) = (from.snapshot, to.snapshot)
     fields += [("from", before), ("to", after)]
     output.emit(
-      "transition", fields, text: transitionText(action, from, to, stale: stale == true),
+      "transition", fields,
+      text: transitionText(action, from, to, unchanged: before == after, stale: stale == true),
       observed: .transition(action.name, from: before, to: after))
   }
 
   private func transitionText(
-    _ action: SearchAction, _ from: SearchState, _ to: SearchState, stale: Bool
+    _ action: SearchAction, _ from: SearchState, _ to: SearchState, unchanged: Bool, stale: Bool
   ) -> String {
     let style = output.style
     let change =
-      from.snapshot == to.snapshot
+      unchanged
       ? "\(to.summary) (no change)"
       : "\(from.summary) → \(style.bold(to.summaryWithItems))"
     let text = "\(action.summary)  \(change)"
