@@ -6,6 +6,6 @@
 /// still read by the input task, so the loop never blocks on its input.
 public protocol ReadyIterator<Element>: AsyncIteratorProtocol where Failure == Never {
   /// The next element if it is there now; `nil` when it would need a wait or the input has
-  /// ended (``next()`` then says which). Never suspends and never blocks for long.
+  /// ended (`next()` then says which). Never suspends and never blocks for long.
   mutating func nextReady() -> Element?
 }

@@ -1,7 +1,7 @@
 /// Runs a flow — a state, a pure reducer and the effects it returns — under structured concurrency.
 ///
 /// Everything a run starts is a child of the task that calls
-/// ``run(inputs:stopWhenIdle:onCancel:journal:observe:)``: cancelling that task cancels every
+/// ``run(inputs:stopWhenIdle:onCancel:journal:observe:)-8235j``: cancelling that task cancels every
 /// effect, and when `run` returns nothing it started is still running, so no action can arrive
 /// afterwards. Actions from inputs and from effects go through one mailbox and are applied one at
 /// a time, in arrival order; each applied action is reported to the observer before the next one
@@ -21,7 +21,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   let initialState: State
   let reducer: Reducer
 
-  /// Creates a store; nothing runs until ``run(inputs:stopWhenIdle:onCancel:journal:observe:)``.
+  /// Creates a store; nothing runs until ``run(inputs:stopWhenIdle:onCancel:journal:observe:)-8235j``.
   public init(initialState: State, reducer: @escaping Reducer) {
     (self.initialState, self.reducer) = (initialState, reducer)
   }

@@ -22,7 +22,7 @@ public enum StoreHappening<Action: Sendable>: Sendable {
 
 extension StoreHappening: Equatable where Action: Equatable {}
 
-/// Hears of every happening of a store's run as it is applied (see ``Store/run(inputs:stopWhenIdle:onCancel:journal:observe:)``).
+/// Hears of every happening of a store's run as it is applied (see ``Store/run(inputs:stopWhenIdle:onCancel:journal:observe:)-8235j``).
 ///
 /// `record` is called on the run loop, once per happening, and must call `step` exactly once,
 /// synchronously: `step` applies the happening and reports its events to the run's observer, so
