@@ -47,8 +47,9 @@ select_files() {
       ;;
     InputLine)
       # LineSplitter lives beside LineSource, which needs its channel, the RawLines it returns
-      # (with FileLines) and Core's reader thread.
-      locate CORE_FILES Sources/Core Locked ReaderThread
+      # (with FileLines), Core's ReadyIterator that RawLines' iterator conforms to, and Core's
+      # reader thread.
+      locate CORE_FILES Sources/Core Locked ReaderThread ReadyIterator
       locate COMMANDS_FILES Sources/Commands DurationParser InputLine String+Spaces LineChannel \
         LineSource RawLines FileLines
       ;;
