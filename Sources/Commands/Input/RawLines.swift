@@ -55,14 +55,9 @@ package struct RawLines: AsyncSequence, Sendable {
     package mutating func next() async -> RawLine? { await next(isolation: #isolation) }
 
     package mutating func next(isolation actor: isolated (any Actor)?) async -> RawLine? {
-      switch source {
-      case .lines(var lines):
-        let line = lines.popFirst()
-        source = .lines(lines)
-        return line
-      case .channel(let reader): return await reader.channel.next()
-      case .file(let file): return file.withLock { $0.nextLine() }
-      }
+      // Only the channel may have to wait; known lines and a file's are there now.
+      if case .channel(let reader) = source { return await reader.channel.next() }
+      return nextReady()
     }
   }
 }

@@ -122,17 +122,24 @@ package struct TimedLineReader<Lines: AsyncIteratorProtocol<RawLine, Never>, Val
         ended = true
         break
       }
-      guard let text = raw.text else {
-        reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
-        continue
-      }
-      do throws(InputError) {
-        if let line = try InputLine.parse(text, number: raw.number) { return line }
-      } catch {
-        reject(error)
-      }
+      if let line = understand(raw) { return line }
     }
     return nil
+  }
+
+  /// The line `raw` is, through the shared grammar; `nil` for a bad line (reported), a blank
+  /// line or a comment.
+  private func understand(_ raw: RawLine) -> InputLine? {
+    guard let text = raw.text else {
+      reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
+      return nil
+    }
+    do throws(InputError) {
+      return try InputLine.parse(text, number: raw.number)
+    } catch {
+      reject(error)
+      return nil
+    }
   }
 
   private mutating func take(_ line: InputLine) -> Value? {
@@ -151,18 +158,7 @@ extension TimedLineReader: ReadyIterator where Lines: ReadyIterator {
   /// prefix is held for ``next(isolation:)``. Bad lines on the way are reported, as there.
   package mutating func nextReady() -> Value? {
     while held == nil, !ended, let raw = lines.nextReady() {
-      guard let text = raw.text else {
-        reject(InputError(line: raw.number, message: raw.problem ?? "unreadable line"))
-        continue
-      }
-      let line: InputLine
-      do throws(InputError) {
-        guard let parsed = try InputLine.parse(text, number: raw.number) else { continue }
-        line = parsed
-      } catch {
-        reject(error)
-        continue
-      }
+      guard let line = understand(raw) else { continue }
       guard line.timing == .now else {
         held = line
         return nil
