@@ -20,6 +20,10 @@ import Testing
     _ action: Action
   ) throws {
     #expect(action.recorded["action"] == .string(action.name))
+    // What a recording holds is `writeRecorded`'s text, which must be `recorded`'s.
+    var written: [UInt8] = []
+    action.writeRecorded(to: &written)
+    #expect(String(decoding: written, as: UTF8.self) == action.recorded.serialized)
     let result = try roundTrip(action)
     switch result {
     case .success(let read): #expect(read == action, "\(action.recorded.serialized)")
@@ -155,6 +159,27 @@ import Testing
       let problem = try Self.roundTrip(TickerAction.prices([1, price], dropped: 0)).problem
       #expect(problem?.contains(#"field "prices[1]" must be a number, not null"#) == true)
     }
+  }
+
+  static let happenings: [StoreHappening<CounterAction>] = [
+    .input(.increment), .input(.delayedIncrementFailed("exit \"1\"")), .inputFinished,
+    .effectAction(.incrementResponse, serial: 12), .effectFinished(serial: 3, .finished),
+    .effectFinished(serial: 4, .cancelled), .effectFinished(serial: 5, .failed("boom\n")),
+    .cancelRequest("delay"), .cancelled,
+  ]
+
+  /// A recording line's fields are written straight into the buffer; they must be what the
+  /// happening's `recorded` fields say, and read back as the same happening.
+  @Test(arguments: happenings)
+  func happeningsAreWrittenAsTheirFieldsSay(happening: StoreHappening<CounterAction>) throws {
+    var written: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "0")]
+    happening.writeRecorded(to: &written)
+    written.append(UInt8(ascii: "}"))
+    let text = String(decoding: written, as: UTF8.self)
+    #expect(text == "{0," + JSONValue.object(happening.recorded).serialized.dropFirst())
+    let read = StoreHappening<CounterAction>.fromRecorded(
+      try JSONParser.parse("{" + text.dropFirst(3)))
+    #expect(read == .success(happening), "\(text)")
   }
 
   static let nanosecondCases: [(Duration, Int)] = [

@@ -18,6 +18,17 @@ extension CounterAction: RecordableAction {
     }
   }
 
+  /// `{"action":NAME}` without a ``JSONValue`` in between: the counter records one per line.
+  package func writeRecorded(to buffer: inout [UInt8]) {
+    guard case .delayedIncrementFailed = self else {
+      buffer.append(contentsOf: #"{"action":"#.utf8)
+      JSONValue.writeString(name, to: &buffer)
+      buffer.append(UInt8(ascii: "}"))
+      return
+    }
+    recorded.write(to: &buffer)
+  }
+
   package static func fromRecorded(_ value: JSONValue) -> Result<CounterAction, LineProblem> {
     Result { () throws(LineProblem) -> CounterAction in
       let fields = try RecordedFields(value, of: "counter")

@@ -9,6 +9,14 @@ import LoadctlCore
 package protocol RecordableAction: ReportableAction {
   /// The action as one JSON object.
   var recorded: JSONValue { get }
+  /// Appends ``recorded`` as compact JSON text; an action recorded once per input line or per
+  /// batch writes itself without building its ``JSONValue`` first. By default,
+  /// `recorded.write(to:)`.
+  func writeRecorded(to buffer: inout [UInt8])
   /// Reads what ``recorded`` wrote, or says in one line why `value` is not such an action.
   static func fromRecorded(_ value: JSONValue) -> Result<Self, LineProblem>
+}
+
+extension RecordableAction {
+  package func writeRecorded(to buffer: inout [UInt8]) { recorded.write(to: &buffer) }
 }

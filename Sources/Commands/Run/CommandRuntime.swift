@@ -164,7 +164,7 @@ package enum CommandRuntime {
       ])
       recordingLink.withLock { $0 = recording }
     }
-    RecordedTime.$current.withValue(recording.map { _ in .zero }) {
+    RecordedTime.withValue(recording.map { _ in .zero }) {
       output.emit(
         "start",
         [
@@ -216,7 +216,7 @@ package enum CommandRuntime {
       if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
       return .exit(ExitStatus.completed)
     }
-    let processEnd = RecordedTime.$current.withValue(recording?.lastTime) {
+    let processEnd = RecordedTime.withValue(recording?.lastTime) {
       finish(
         end, context: context, shutdown: shutdown.reason ?? replay?.shutdown, trace: traceOutput,
         stdout: stdout)

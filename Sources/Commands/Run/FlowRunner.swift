@@ -165,7 +165,7 @@ package enum FlowRunner {
       state: result?.state ?? flow.initialState, reason: result?.reason ?? .cancelled,
       tally: tally, feed: feed, deadlineReached: deadlineReached)
     // Recorded, what the end prints carries the time of the last happening, as in its replay.
-    return RecordedTime.$current.withValue(context.recorder?.lastTime) {
+    return RecordedTime.withValue(context.recorder?.lastTime) {
       flow.end(outcome, renderer: renderer, output: context.output)
     }
   }

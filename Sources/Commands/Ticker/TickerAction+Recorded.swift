@@ -17,6 +17,24 @@ extension TickerAction: RecordableAction {
     }
   }
 
+  /// ``recorded``'s text, each price written straight from its `Double`: a batch holds up to
+  /// 1024 of them.
+  package func writeRecorded(to buffer: inout [UInt8]) {
+    switch self {
+    case .prices(let prices, let dropped):
+      buffer.append(contentsOf: #"{"action":"#.utf8)
+      JSONValue.writeString(name, to: &buffer)
+      buffer.append(contentsOf: #","prices":["#.utf8)
+      for (index, price) in prices.enumerated() {
+        if index > 0 { buffer.append(UInt8(ascii: ",")) }
+        JSONValue.writeNumber(price, to: &buffer)
+      }
+      buffer.append(contentsOf: #"],"dropped":"#.utf8)
+      JSONValue.writeInt(dropped, to: &buffer)
+      buffer.append(UInt8(ascii: "}"))
+    }
+  }
+
   package static func fromRecorded(_ value: JSONValue) -> Result<TickerAction, LineProblem> {
     Result { () throws(LineProblem) -> TickerAction in
       let fields = try RecordedFields(value, of: "ticker")
