@@ -364,13 +364,18 @@ notes() {
   optimisation, deliberately: no unsafe flags), and the `from`/`to` snapshots of every
   transition written as JSON. No flow-specific fast path is taken.
 - **--record on vs off**: a recording writes every happening and every printed event a second
-  time. Its absolute cost for the counter's million lines stayed about the same (1.07 s of CPU
-  before the ready input, 1.13 s after) while the run itself got 2.6× faster, so the ratio
-  rose from 1.15× to 1.40×. For the ticker, `perf` puts the copy of each event line into the
-  recording (lock, wrap, append) at ~9% and the file's `write` at ~8% of the recorded run, and
-  each batch's prices written again at ~5%: meeting 1.15× needs the recording to hold fewer
-  bytes than a second copy of the output (prices of a seeded source from its seed, events
-  not repeated), a format change not made yet.
+  time. Since the last figures (1.34× ticker, 1.40× counter) a recorded step sets its time as a
+  thread-specific value once (a task local was looked up for every event, ~3% of a recorded
+  ticker run in `perf`), converts it to nanoseconds once (Int128 arithmetic was ~2%), and writes
+  a store's happenings and the counter's and ticker's actions straight into the recording
+  rather than building `JSONValue`s (generic tuple-array metadata lookups, ~2%). What is left
+  for the ticker is the copy of each event line (lock, wrap, append), the file's `write`, and
+  each batch's prices written again: meeting 1.15× there needs the recording to hold fewer
+  bytes than a second copy of the output (events without the `seq`, `elapsed_ms` and
+  `command` their position, their happening's time and the header already give), a format
+  change not made yet. This run's machine was about 3× slower than the last one's (compare
+  the absolute figures) and noisy: interleaved runs of the same binary gave 1.20× to 1.61× for
+  the ticker and 1.15× to 1.48× for the counter over this stop.
 - **`loadctl --version` start-up and RSS**: `--version`, help and usage errors are answered
   synchronously in `main`, before any thread, signal handler or hop to the concurrency runtime;
   what is left is a larger binary to map and two more shared libraries (Dispatch,

@@ -184,24 +184,56 @@ import Testing
     }
   }
 
-  /// A run stopped by SIGINT dies by it; its replay prints the same and exits 130 instead.
-  @Test func aRunStoppedBySIGINTReplaysAndExits130() async throws {
+  /// A run stopped by a signal dies by it, and its recording ends with that signal; the replay
+  /// prints the same and exits 128 + the signal's number instead of dying. (SIGQUIT ends the
+  /// process at once, with no `end`: its recording is cut short as after `kill -9`, see
+  /// docs/recording.md.)
+  @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+  func aRunStoppedByASignalReplaysAndExitsWithItsStatus(signal: Int32, name: String)
+    async throws
+  {
     let scratch = try Scratch()
     let file = scratch.path("timer.jsonl")
     let run = try LoadctlProcess.start(["timer", "--interval", "50ms", "--record", file])
     try await run.waitForLine(containing: "ticks: 1 → 2")
-    run.send(signal: SIGINT)
-    #expect(try await run.waitForExit() == .signaled(SIGINT), "\(run.transcript)")
+    run.send(signal: signal)
+    #expect(try await run.waitForExit() == .signaled(signal), "\(run.transcript)")
     try await Self.expectValid(file)
     let last = try #require(try Recorded.lines(file).last)
-    #expect(last == #"{"end":{"signal":"SIGINT","exit":130}}"#, "\(file)")
+    #expect(last == #"{"end":{"signal":"\#(name)","exit":\#(128 + signal)}}"#, "\(file)")
 
     let replay = try await Self.replay([file])
-    #expect(replay.termination == .exited(130), "\(file)\n\(replay.transcript)")
+    #expect(replay.termination == .exited(128 + signal), "\(file)\n\(replay.transcript)")
     #expect(replay.stdoutBytes == run.stdoutBytes, "\(file)\n\(replay.transcript)")
     let json = try await Self.replay(["--json", file])
-    #expect(json.termination == .exited(130), "\(file)\n\(json.transcript)")
+    #expect(json.termination == .exited(128 + signal), "\(file)\n\(json.transcript)")
     #expect(json.stdoutLines == (try Recorded.outLines(file)), "\(file)\n\(json.transcript)")
+    let check = try await Self.replay(["--check", file])
+    #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
+  }
+
+  /// A run whose reader went away (`| head -n 1`) ends by SIGPIPE; its recording says so and
+  /// replays to the same events, exiting 141.
+  @Test func aRunWhoseStdoutClosedReplaysAndExits141() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("closed.jsonl")
+    let stream = "profile --json --fail offline --retries 1000000 --backoff 0 --latency 1ms"
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/bash",
+      arguments: [
+        "-c", "\"$0\" \(stream) --record \"$1\" | head -n 1; echo \"${PIPESTATUS[0]}\" >&2",
+        try BinaryLocator.locate(), file,
+      ])
+    #expect(outcome.stderr == "141\n", "\(file)")
+    try await Self.expectValid(file)
+    let last = try #require(try Recorded.lines(file).last)
+    #expect(last == #"{"end":{"signal":"SIGPIPE","exit":141}}"#, "\(file)")
+
+    let json = try await Self.replay(["--json", file])
+    #expect(json.termination == .exited(141), "\(file)\n\(json.transcript)")
+    #expect(json.stdoutLines == (try Recorded.outLines(file)), "\(file)\n\(json.transcript)")
+    let check = try await Self.replay(["--check", file])
+    #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
   }
 
   /// A run killed by SIGKILL leaves whole JSON lines; the replay plays them, then refuses the
