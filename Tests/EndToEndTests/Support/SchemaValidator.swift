@@ -71,8 +71,13 @@ enum SchemaValidator {
   ///   schema, missing `jsonschema`, no input lines), with its stderr.
   static func failures(of lines: [String], schema: URL) async throws -> [String] {
     let input = lines.map { $0 + "\n" }.joined()
+    // jsonschema takes milliseconds a line (the hour-long timer transcript's 3,606 lines took
+    // 13 s on a quiet machine here, over 30 s beside the rest of the suite): the failsafe grows
+    // with the work, so that only a validator that truly hangs is stopped.
+    let timeout = LoadctlProcess.defaultTimeout * (1 + Double(lines.count) / 100)
     let outcome = try await LoadctlProcess.run(
-      executable: python, arguments: [script.path, schema.path, "-"], stdin: .text(input))
+      executable: python, arguments: [script.path, schema.path, "-"], stdin: .text(input),
+      timeout: timeout)
     switch outcome.termination {
     case .exited(0): return []
     case .exited(1) where outcome.stdout.contains(where: { $0.hasPrefix("line ") }):
