@@ -87,13 +87,15 @@ package final class EventOutput: Sendable {
         let now = elapsed()
         if let tap { tap(observed() ?? .instant(event), fields, now) }
         if json {
-          writer.write { buffer in
+          let written = writer.write { buffer in
             let start = buffer.count
             writeLine(seq: seq, now: now, event: event, fields: fields, to: &buffer)
             lines(buffer[start...])
             buffer.append(UInt8(ascii: "\n"))
           }
-          return
+          if written { return }
+          // Stdout failed (its reader left): the event still happened, and the recording (or
+          // the replay's check) still sees it, whichever noticed the closed pipe first.
         }
         var line: [UInt8] = []
         writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)

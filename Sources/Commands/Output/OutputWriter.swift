@@ -86,13 +86,16 @@ public final class OutputWriter: Sendable {
 
   /// Lets `body` append UTF-8 text to the buffer in place (it must not use this writer), then
   /// flushes if the buffer grew past the threshold; once writing failed, `body` is not called.
-  func write(_ body: (inout [UInt8]) -> Void) {
-    let full = buffer.withLock { buffer in
-      guard !buffer.broken else { return false }
+  /// - Returns: Whether `body` was called.
+  @discardableResult
+  func write(_ body: (inout [UInt8]) -> Void) -> Bool {
+    let (called, full) = buffer.withLock { buffer in
+      guard !buffer.broken else { return (false, false) }
       body(&buffer.bytes)
-      return buffer.bytes.count >= limit
+      return (true, buffer.bytes.count >= limit)
     }
     if full { flush() }
+    return called
   }
 
   /// Buffers `bytes` (UTF-8 text), flushing if the buffer grew past the threshold.

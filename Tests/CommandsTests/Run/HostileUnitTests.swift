@@ -29,6 +29,29 @@ import Testing
     #expect(writer.failure == ENOSPC)
   }
 
+  /// Once stdout failed (here `/dev/full`; a reader that left is the same), events still reach
+  /// the recording: whether a failed write or the stdout watcher notices first must not decide
+  /// what the recording holds.
+  @Test(arguments: [true, false])
+  func eventsReachTheRecordingAfterStdoutFailed(json: Bool) {
+    let fd = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    defer { close(fd) }
+    let writer = OutputWriter(fileDescriptor: fd, onBrokenPipe: {}, onError: { _ in })
+    let recorded = Locked<[String]>([])
+    let output = EventOutput(
+      command: "profile", json: json, quiet: false, style: Style(enabled: false), writer: writer,
+      elapsed: { .zero },
+      lines: { line in recorded.withLock { $0.append(String(decoding: line, as: UTF8.self)) } })
+    output.emit("first", text: "first")
+    #expect(writer.isBroken)
+    output.emit("second", text: "second")
+    #expect(
+      recorded.withLock { $0 } == [
+        #"{"seq":1,"elapsed_ms":0,"command":"profile","event":"first"}"#,
+        #"{"seq":2,"elapsed_ms":0,"command":"profile","event":"second"}"#,
+      ])
+  }
+
   @Test func aNonBlockingPipeIsWaitedForNotCut() {
     // A FIFO opened close-on-exec (atomically, unlike `pipe` + `fcntl`): a child another test
     // starts meanwhile must not hold the write end open, or the reader would never see the end.
