@@ -185,10 +185,11 @@ import Testing
   }
 
   /// A run stopped by a signal dies by it, and its recording ends with that signal; the replay
-  /// prints the same and exits 128 + the signal's number instead of dying. (SIGQUIT ends the
-  /// process at once, with no `end`: its recording is cut short as after `kill -9`, see
-  /// docs/recording.md.)
-  @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+  /// prints the same and exits 128 + the signal's number instead of dying. SIGQUIT ends the run
+  /// at once, with no final transition and no `end`: its replay stops where the run did.
+  @Test(arguments: [
+    (SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGQUIT, "SIGQUIT"),
+  ])
   func aRunStoppedByASignalReplaysAndExitsWithItsStatus(signal: Int32, name: String)
     async throws
   {

@@ -109,8 +109,10 @@ public final class OutputWriter: Sendable {
   }
 
   /// Writes everything buffered now (after ``enterForcedExit()``, only what can go without
-  /// waiting).
-  public func flush() {
+  /// waiting, and nothing while another thread holds the buffer).
+  /// - Returns: `false` when, after ``enterForcedExit()``, another thread held the buffer.
+  @discardableResult
+  public func flush() -> Bool {
     let forced = Self.forcedExit.load(ordering: .sequentiallyConsistent)
     let drain = { [fd, limit] (buffer: inout Buffer) -> Failure? in
       guard !buffer.broken, !buffer.bytes.isEmpty else { return nil }
@@ -128,7 +130,8 @@ public final class OutputWriter: Sendable {
     }
     let failure: Failure?
     if forced {
-      failure = buffer.withLockIfAvailable { drain(&$0) } ?? nil
+      guard let drained = buffer.withLockIfAvailable({ drain(&$0) }) else { return false }
+      failure = drained
     } else {
       failure = buffer.withLock { drain(&$0) }
     }
@@ -137,6 +140,7 @@ public final class OutputWriter: Sendable {
     case .brokenPipe: onBrokenPipe()
     case .error(let code): if !forced { onError(code) }
     }
+    return true
   }
 
   /// Writes all bytes, retrying short writes and `EINTR` and waiting out `EAGAIN`.

@@ -60,6 +60,10 @@ package struct Recording: Sendable {
     package var exit: Int32
     /// The signal it died by, if it did (`SIGINT`).
     package var signal: String?
+
+    /// Whether the process died at once (SIGQUIT), cancelling nothing: after its last
+    /// happening, nothing more happened in the flow, and it printed no `end`.
+    package var diedAtOnce: Bool { signal == UnixSignal.quit.description }
   }
 
   package var path: String

@@ -68,6 +68,8 @@ package final class RunRecorder: Sendable {
   private let clockElapsed: @Sendable () -> Duration
   /// The time of the last line written, for what the run prints after its last happening.
   private let last = Atomic<Int64>(0)
+  /// Whether the end is written (or the file closed): nothing more may be.
+  private let ended = Atomic(false)
 
   /// Opens `path` for writing (created `0600`: a recording may hold command output), before
   /// the run starts.
@@ -193,6 +195,47 @@ package final class RunRecorder: Sendable {
 
   /// How the process ends; then the recording is complete.
   package func end(_ end: ProcessEnd) {
+    stepLock.withLock { _ in
+      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+      writeEnd(end)
+    }
+  }
+
+  /// Ends the recording as the process dies at once by `signal` (SIGQUIT, which cancels
+  /// nothing), then calls `die` — still holding the step lock, so nothing is recorded after the
+  /// end.
+  ///
+  /// It waits up to 100 ms for a step being applied to finish, so that the recording never holds
+  /// a happening without the events it printed; if none finishes (the cooperative pool blocked
+  /// in a write), it writes what is buffered without an end: the recording is cut short, as
+  /// after `kill -9`, and its replay says so. A recording that is not a regular file is written
+  /// only as far as it can go without waiting.
+  package func endAtOnce(by signal: UnixSignal, then die: () -> Never) -> Never {
+    for _ in 0..<100 {
+      stepLock.withLockIfAvailable { _ in
+        if !ended.exchange(true, ordering: .acquiringAndReleasing) {
+          writeEnd(.signal(signal))
+          flushWithoutBlocking()
+        }
+        die()
+      }
+      usleep(1000)
+    }
+    if !ended.load(ordering: .acquiring) { flushWithoutBlocking() }
+    die()
+  }
+
+  /// Flushes: at once to a regular file, and to anything else (a FIFO) only what goes without
+  /// waiting.
+  private func flushWithoutBlocking() {
+    var status = stat()
+    if fstat(fd, &status) != 0 || status.st_mode & S_IFMT != S_IFREG {
+      OutputWriter.enterForcedExit()
+    }
+    writer.flush()
+  }
+
+  private func writeEnd(_ end: ProcessEnd) {
     let fields: [(String, JSONValue)]
     switch end {
     case .exit(let status): fields = [("exit", .int(Int(status)))]
@@ -206,11 +249,15 @@ package final class RunRecorder: Sendable {
   /// Writes what is buffered.
   package func flush() { writer.flush() }
 
-  /// Flushes and closes the file.
+  /// Flushes and closes the file (after ``end(_:)``).
   /// - Returns: Why the recording could not be written whole, if it could not.
   package func finish() -> String? {
-    writer.flush()
-    if close(fd) != 0, errno != EINTR { failure.withLock { $0 = $0 ?? errno } }
+    let closeError = stepLock.withLock { _ -> Int32? in
+      writer.flush()
+      ended.store(true, ordering: .releasing)
+      return close(fd) == 0 || errno == EINTR ? nil : errno
+    }
+    if let closeError { failure.withLock { $0 = $0 ?? closeError } }
     guard let code = failure.withLock({ $0 }) else { return nil }
     return "cannot write recording '\(path)': \(InputFile.describeErrno(code))"
   }

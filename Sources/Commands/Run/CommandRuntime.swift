@@ -111,6 +111,22 @@ package enum CommandRuntime {
       session.suspend()
     }
     hooks.resumeTerminal = { session.resume() }
+    // SIGQUIT cancels nothing: the recording gets its end, and stdout what goes without waiting
+    // (a thread in the middle of flushing it gets 100 ms to let go).
+    let flushAtOnce: @Sendable () -> Void = {
+      OutputWriter.enterForcedExit()
+      for _ in 0..<100 {
+        if stdout.flush() { return }
+        usleep(1000)
+      }
+    }
+    hooks.quit = {
+      guard let recording = recordingLink.withLock({ $0 }) else { return flushAtOnce() }
+      recording.endAtOnce(by: .quit) {
+        flushAtOnce()
+        UnixSignals.die(by: .quit)
+      }
+    }
     UnixSignals.setHooks(hooks)
     let replay = run.replay
     let virtualClock = replay?.clock ?? VirtualClock()
@@ -215,6 +231,12 @@ package enum CommandRuntime {
       output.flush()
       if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
       return .exit(ExitStatus.completed)
+    }
+    if let replay, replay.recording.end?.diedAtOnce == true {
+      // The recorded run died by SIGQUIT after what it printed: no `end` to print.
+      output.flush()
+      if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
+      return .signal(.quit)
     }
     let processEnd = RecordedTime.withValue(recording?.lastTime) {
       finish(

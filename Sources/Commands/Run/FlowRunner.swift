@@ -279,6 +279,10 @@ package enum FlowRunner {
         text: "state at \(EventOutput.formatElapsed(until).trimmingSpaces): \(state.summary)")
       return FlowEnd(status: .completed)
     }
+    if replay.recording.end?.diedAtOnce == true {
+      // SIGQUIT: the run died after its last happening, with no final transition and no end.
+      return FlowEnd(status: .completed)
+    }
     let result = closed ?? stepper.finish { observer.observe($0) }
     guard let report = flow.feed(recorded: feed) else {
       replay.fail(

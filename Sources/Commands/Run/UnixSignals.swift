@@ -60,11 +60,11 @@ public enum UnixSignal: Int32, Sendable, CaseIterable, CustomStringConvertible {
 ///
 /// Some signals never wait for async code, because the cooperative pool may be stuck (a write to a
 /// pipe nobody reads blocks its thread): a ``Hooks/force`` hook, once set, takes every stopping
-/// signal on the reader thread; SIGQUIT restores the terminal and dies at once; SIGTSTP restores
-/// the terminal and stops, and SIGCONT re-enters raw mode. A stopping signal that comes before
-/// anyone watches (while the command still opens its files, which may block on a FIFO) ends the
-/// process at once by that signal, as it would a program that has not started; so does one after
-/// iteration ends — the force path.
+/// signal on the reader thread; SIGQUIT restores the terminal, runs ``Hooks/quit`` and dies at
+/// once; SIGTSTP restores the terminal and stops, and SIGCONT re-enters raw mode. A stopping
+/// signal that comes before anyone watches (while the command still opens its files, which may
+/// block on a FIFO) ends the process at once by that signal, as it would a program that has not
+/// started; so does one after iteration ends — the force path.
 ///
 /// ```swift
 /// for await signal in UnixSignals([.interrupt, .terminate]) {
@@ -110,6 +110,9 @@ public struct UnixSignals: AsyncSequence, Sendable {
     public var suspendTerminal: @Sendable () -> Void = {}
     /// Re-enters raw mode after SIGCONT.
     public var resumeTerminal: @Sendable () -> Void = {}
+    /// Last words before dying by SIGQUIT, after the terminal is restored: only what must be
+    /// written and cannot wait (the recording's end). It may end the process itself.
+    public var quit: @Sendable () -> Void = {}
 
     public init() {}
   }
@@ -285,6 +288,7 @@ final class SignalPipe: Sendable {
     switch signal {
     case .quit:
       hooks.restoreTerminal()
+      hooks.quit()
       UnixSignals.die(by: .quit)
     case .suspend:
       hooks.suspendTerminal()
