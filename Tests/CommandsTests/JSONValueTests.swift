@@ -47,6 +47,24 @@ import Testing
     #expect(value.serialized == expected)
   }
 
+  /// Integers are written digit by digit: every width, both signs and both ends of `Int` must
+  /// read as `String(value)` does.
+  @Test func integersAreWrittenAsDescriptionWritesThem() {
+    var values = [0, 9, 10, -9, -10, Int.max, Int.min, Int.min + 1]
+    var power = 1
+    for _ in 0..<18 {
+      power *= 10
+      values += [power - 1, power, power + 1, -(power - 1), -power]
+    }
+    var generator = SeededGenerator(seed: 7)
+    values += (0..<1_000).map { _ in Int.random(in: .min ... .max, using: &generator) }
+    for value in values {
+      var bytes: [UInt8] = [UInt8(ascii: "x")]
+      JSONValue.writeInt(value, to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)", "\(value)")
+    }
+  }
+
   /// Integral doubles up to 2^53 are exact integers and must print without a `.0`.
   @Test(arguments: [(1e15, "1000000000000000"), (9_007_199_254_740_992, "9007199254740992")])
   func largeIntegralDoublesHaveNoFraction(value: Double, expected: String) {

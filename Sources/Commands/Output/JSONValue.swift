@@ -116,19 +116,20 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
   /// Writes `value` in decimal, as `String(value)` does.
   public static func writeInt(_ value: Int, to out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
-    var digits = 1
-    var rest = value.magnitude
-    while rest >= 10 {
-      rest /= 10
-      digits += 1
+    var magnitude = value.magnitude
+    if magnitude < 10 {
+      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+      return
     }
-    out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-    out.withUnsafeMutableBufferPointer { buffer in
-      var magnitude = value.magnitude
-      for index in stride(from: buffer.count - 1, through: buffer.count - digits, by: -1) {
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+    // The digits from the last, into a buffer on the stack (UInt.max has 20), appended at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = digits.count
+      while magnitude > 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
       }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 

@@ -133,7 +133,7 @@ package final class RunRecorder: Sendable {
     stepLock.withLock { _ in
       let now = stamp()
       writer.write { buffer in
-        buffer.append(contentsOf: Self.timePrefix)
+        Self.timePrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
         JSONValue.writeInt(Int(now), to: &buffer)
         fields(&buffer)
         buffer.append(UInt8(ascii: "}"))
@@ -143,7 +143,7 @@ package final class RunRecorder: Sendable {
     }
   }
 
-  private static let timePrefix = Array("{\"t\":".utf8)
+  private static var timePrefix: StaticString { #"{"t":"# }
 
   /// A lint raised outside the flow's steps (by a command's reader thread, by the input).
   package func warning(_ warning: LintWarning, _ raise: () -> Void) {
@@ -184,14 +184,14 @@ package final class RunRecorder: Sendable {
   /// One printed event, as its JSON line.
   package func event(_ line: ArraySlice<UInt8>) {
     writer.write { buffer in
-      buffer.append(contentsOf: Self.outPrefix)
+      Self.outPrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
       buffer.append(contentsOf: line)
       buffer.append(UInt8(ascii: "}"))
       buffer.append(UInt8(ascii: "\n"))
     }
   }
 
-  private static let outPrefix = Array("{\"out\":".utf8)
+  private static var outPrefix: StaticString { #"{"out":"# }
 
   /// How the process ends; then the recording is complete.
   package func end(_ end: ProcessEnd) {
