@@ -364,18 +364,19 @@ notes() {
   optimisation, deliberately: no unsafe flags), and the `from`/`to` snapshots of every
   transition written as JSON. No flow-specific fast path is taken.
 - **--record on vs off**: a recording writes every happening and every printed event a second
-  time. Since the last figures (1.34× ticker, 1.40× counter) a recorded step sets its time as a
-  thread-specific value once (a task local was looked up for every event, ~3% of a recorded
-  ticker run in `perf`), converts it to nanoseconds once (Int128 arithmetic was ~2%), and writes
-  a store's happenings and the counter's and ticker's actions straight into the recording
-  rather than building `JSONValue`s (generic tuple-array metadata lookups, ~2%). What is left
-  for the ticker is the copy of each event line (lock, wrap, append), the file's `write`, and
-  each batch's prices written again: meeting 1.15× there needs the recording to hold fewer
-  bytes than a second copy of the output (events without the `seq`, `elapsed_ms` and
-  `command` their position, their happening's time and the header already give), a format
-  change not made yet. This run's machine was about 3× slower than the last one's (compare
-  the absolute figures) and noisy: interleaved runs of the same binary gave 1.20× to 1.61× for
-  the ticker and 1.15× to 1.48× for the counter over this stop.
+  time. Earlier: 1.34× ticker and 1.40× counter, then 1.28× and 1.09× after a recorded step
+  set its time once per step as a thread-specific value (not a task local looked up per event)
+  and wrote happenings and actions straight into the recording. Since then the output path got
+  faster for both runs (`Locked` without the runtime's exclusivity check per access, integers
+  written once from a stack buffer): the ticker's off run 1.95 s → 1.20 s of CPU and on run
+  2.50 s → 1.47 s, so its ratio fell to 1.22×; the counter's off run fell further than its on
+  run (9.13 s → 5.84 s against 9.96 s → 7.16 s), so its ratio rose to 1.23× (the machine was also quieter than
+  for the last figures). What a recording
+  adds is the copy of each event line (lock, wrap, append), the file's `write`, and the
+  ticker's prices written again. Events without the `seq`, `elapsed_ms` and `command` that
+  their position, their happening's time and the header already give would cut the ticker's
+  recording by a third; measured with a quick hack, that saves ~0.05× alone, so it is not made:
+  1.15× needs the per-event cost of recording about halved.
 - **`loadctl --version` start-up and RSS**: `--version`, help and usage errors are answered
   synchronously in `main`, before any thread, signal handler or hop to the concurrency runtime;
   what is left is a larger binary to map and two more shared libraries (Dispatch,
