@@ -16,8 +16,8 @@ package final class Locked<Value>: @unchecked Sendable {
   // exist.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   /// The value, out of line: the mutex already makes access exclusive, and a stored `var` of a
-  /// class would add the runtime's exclusivity check to every access (a few percent of a
-  /// recorded run's time, which takes locks for every event).
+  /// class would add the runtime's exclusivity check to every access, on paths that take a lock
+  /// for every event.
   @usableFromInline let storage: UnsafeMutablePointer<Value>
 
   /// Creates the lock around `value`.
