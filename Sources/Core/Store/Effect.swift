@@ -19,7 +19,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Called with a non-cancellation error thrown by a `run` effect.
   public typealias Handler = @Sendable (any Error, Send<Action>) async -> Void
 
-  indirect enum Kind: Sendable {
+  @usableFromInline indirect enum Kind: Sendable {
     case none
     case send(Action)
     case run(name: String?, Operation, Handler?)
@@ -30,7 +30,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case finishRun
   }
 
-  let kind: Kind
+  @usableFromInline let kind: Kind
 
   /// Does nothing.
   public static var none: Effect { Effect(kind: .none) }
@@ -73,7 +73,7 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// The reason when this effect (or a part of a merge) says the action was ignored.
-  var ignoredReason: String? {
+  @inlinable var ignoredReason: String? {
     switch kind {
     case .ignored(let reason): reason
     case .merge(let effects): effects.lazy.compactMap(\.ignoredReason).first
@@ -82,7 +82,7 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// The name of a `run` effect, for events.
-  var name: String? {
+  @inlinable var name: String? {
     switch kind {
     case .run(let name, _, _): name
     case .cancellable(let inner, _, _): inner.name
@@ -99,7 +99,9 @@ public struct Effect<Action: Sendable>: Sendable {
 public struct Send<Action: Sendable>: Sendable {
   private let deliver: @Sendable (Action) -> Void
 
-  package init(_ deliver: @escaping @Sendable (Action) -> Void) { self.deliver = deliver }
+  @usableFromInline package init(_ deliver: @escaping @Sendable (Action) -> Void) {
+    self.deliver = deliver
+  }
 
   /// Sends `action` to the store unless the current task is cancelled.
   public func callAsFunction(_ action: Action) {

@@ -2,9 +2,9 @@
 ///
 /// Each event method mutates the registry and returns the commands the run loop must carry out,
 /// in order, so policies can be tested without tasks.
-struct EffectRegistry<Action: Sendable> {
+@usableFromInline struct EffectRegistry<Action: Sendable> {
   /// Start or cancel an effect task, or report a phase to observers.
-  enum Command {
+  @usableFromInline enum Command {
     case start(EffectInfo, Effect<Action>)
     case cancel(EffectInfo)
     case queued(EffectInfo)
@@ -12,21 +12,23 @@ struct EffectRegistry<Action: Sendable> {
     case finished(EffectInfo, EffectOutcome)
   }
 
-  private var nextSerial = 0
-  var running: [Int: EffectInfo] = [:]
-  private var cancelled: Set<Int> = []
+  @usableFromInline var nextSerial = 0
+  @usableFromInline var running: [Int: EffectInfo] = [:]
+  @usableFromInline var cancelled: Set<Int> = []
   /// Never holds an empty list: a key goes when its last waiting effect does.
-  var waiting: [EffectID: [(info: EffectInfo, effect: Effect<Action>)]] = [:]
+  @usableFromInline var waiting: [EffectID: [(info: EffectInfo, effect: Effect<Action>)]] = [:]
+
+  @inlinable init() {}
 
   /// Whether no effect is running or waiting to run.
-  var isEmpty: Bool { running.isEmpty && waiting.isEmpty }
+  @inlinable var isEmpty: Bool { running.isEmpty && waiting.isEmpty }
 
   /// The running effect `serial`, unless it was cancelled (then its actions are dropped).
-  func runningInfo(_ serial: Int) -> EffectInfo? {
+  @inlinable func runningInfo(_ serial: Int) -> EffectInfo? {
     cancelled.contains(serial) ? nil : running[serial]
   }
 
-  mutating func register(
+  @inlinable mutating func register(
     _ effect: Effect<Action>, id: EffectID?, policy: EffectPolicy?, name: String?
   ) -> [Command] {
     nextSerial += 1
@@ -48,7 +50,7 @@ struct EffectRegistry<Action: Sendable> {
   }
 
   /// Cancels every running and waiting effect registered under `id`.
-  mutating func cancel(id: EffectID) -> [Command] {
+  @inlinable mutating func cancel(id: EffectID) -> [Command] {
     cancelRunning { $0.id == id && !$1 } + dropWaiting(id)
   }
 
@@ -56,13 +58,13 @@ struct EffectRegistry<Action: Sendable> {
   ///
   /// Effects already cancelled but still unwinding are included: the run will not read their
   /// `finished` message any more, so this is the last chance to report their end.
-  mutating func cancelAll() -> [Command] {
+  @inlinable mutating func cancelAll() -> [Command] {
     let ids = waiting.keys.sorted { $0.name < $1.name }
     return cancelRunning { _, _ in true } + ids.flatMap { dropWaiting($0) }
   }
 
   /// Records the end of a running effect and starts the next one waiting on its id.
-  mutating func finished(_ serial: Int, outcome: EffectOutcome) -> [Command] {
+  @inlinable mutating func finished(_ serial: Int, outcome: EffectOutcome) -> [Command] {
     guard let info = running.removeValue(forKey: serial) else { return [] }
     let wasCancelled = cancelled.remove(serial) != nil
     var commands: [Command] = [.finished(info, wasCancelled ? .cancelled : outcome)]
@@ -76,7 +78,7 @@ struct EffectRegistry<Action: Sendable> {
 
   /// Cancels the running effects that `matches` (given each one and whether it was cancelled
   /// already), in start order.
-  private mutating func cancelRunning(where matches: (EffectInfo, Bool) -> Bool) -> [Command] {
+  @inlinable mutating func cancelRunning(where matches: (EffectInfo, Bool) -> Bool) -> [Command] {
     let chosen = running.values.sorted { $0.serial < $1.serial }.filter {
       matches($0, cancelled.contains($0.serial))
     }
@@ -85,21 +87,21 @@ struct EffectRegistry<Action: Sendable> {
   }
 
   /// Ends the effects waiting under `id` before they started.
-  private mutating func dropWaiting(_ id: EffectID) -> [Command] {
+  @inlinable mutating func dropWaiting(_ id: EffectID) -> [Command] {
     (waiting.removeValue(forKey: id) ?? []).map { .finished($0.info, .cancelled) }
   }
 
   /// Whether an effect under `id` still runs, cancelled or not.
-  private func isUnwinding(_ id: EffectID) -> Bool {
+  @inlinable func isUnwinding(_ id: EffectID) -> Bool {
     running.values.contains { $0.id == id }
   }
 
-  private mutating func start(_ info: EffectInfo, _ effect: Effect<Action>) -> [Command] {
+  @inlinable mutating func start(_ info: EffectInfo, _ effect: Effect<Action>) -> [Command] {
     running[info.serial] = info
     return [.start(info, effect)]
   }
 
-  private mutating func enqueue(
+  @inlinable mutating func enqueue(
     _ info: EffectInfo, _ effect: Effect<Action>, _ id: EffectID
   ) -> [Command] {
     waiting[id, default: []].append((info, effect))

@@ -12,11 +12,15 @@ package enum EffectContext {
 ///
 /// Only `run` does real work; `merge` runs its parts in a child group. Cancellation, and errors
 /// thrown once cancelled, end the effect as `cancelled`.
-struct EffectRunner<Action: Sendable>: Sendable {
-  let send: Send<Action>
-  let requestCancel: @Sendable (EffectID) -> Void
+@usableFromInline struct EffectRunner<Action: Sendable>: Sendable {
+  @usableFromInline let send: Send<Action>
+  @usableFromInline let requestCancel: @Sendable (EffectID) -> Void
 
-  func perform(_ effect: Effect<Action>) async -> EffectOutcome {
+  @inlinable init(send: Send<Action>, requestCancel: @escaping @Sendable (EffectID) -> Void) {
+    (self.send, self.requestCancel) = (send, requestCancel)
+  }
+
+  @usableFromInline func perform(_ effect: Effect<Action>) async -> EffectOutcome {
     switch effect.kind {
     case .none, .ignored, .finishRun:
       return .finished
@@ -58,7 +62,7 @@ struct EffectRunner<Action: Sendable>: Sendable {
 ///
 /// Task groups cannot cancel a single child, so each effect runs its work in an inner group and
 /// waits on this handle, which wakes on ``cancel()``, on the work's end or the run's cancellation.
-final class EffectHandle: Sendable {
+@usableFromInline final class EffectHandle: Sendable {
   private enum Phase {
     case running
     case waiting(CheckedContinuation<Void, Never>)
@@ -67,8 +71,10 @@ final class EffectHandle: Sendable {
 
   private let phase = Locked(Phase.running)
 
+  @usableFromInline init() {}
+
   /// Asks the effect to stop; harmless after it ended.
-  func cancel() {
+  @usableFromInline func cancel() {
     let continuation: CheckedContinuation<Void, Never>? = phase.withLock { phase in
       defer { phase = .done }
       guard case .waiting(let continuation) = phase else { return nil }
@@ -78,7 +84,9 @@ final class EffectHandle: Sendable {
   }
 
   /// Runs `work` until it returns or ``cancel()`` is called, whichever comes first.
-  func run(_ work: @escaping @Sendable () async -> EffectOutcome) async -> EffectOutcome {
+  @usableFromInline func run(_ work: @escaping @Sendable () async -> EffectOutcome) async
+    -> EffectOutcome
+  {
     await withTaskGroup(of: EffectOutcome.self) { group in
       group.addTask {
         let outcome = await work()

@@ -18,8 +18,8 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   /// The pure step function: apply an action, return the work it asks for.
   public typealias Reducer = @Sendable (inout State, Action) -> Effect<Action>
 
-  let initialState: State
-  let reducer: Reducer
+  @usableFromInline let initialState: State
+  @usableFromInline let reducer: Reducer
 
   /// Creates a store; nothing runs until ``run(inputs:stopWhenIdle:onCancel:journal:observe:)-8235j``.
   public init(initialState: State, reducer: @escaping Reducer) {
@@ -44,7 +44,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   ///     that ``StoreReplay`` can apply the same happenings again (see ``StoreJournal``).
   ///   - observe: Called synchronously for each step, in order; it must not block.
   /// - Returns: The last state and why the run ended.
-  public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
+  @inlinable public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
     stopWhenIdle: Bool = true,
     onCancel: Action? = nil,
@@ -65,7 +65,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   /// order the input task would have handed it over in, without the two hand-overs. Only what
   /// needs a wait (a line's time, a line not read yet) goes to the input task; after a run of
   /// ready actions the loop lets the task take a turn, so the rest of the run is never starved.
-  public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
+  @inlinable public func run<Inputs: AsyncSequence<Action, Never> & Sendable>(
     inputs: Inputs,
     stopWhenIdle: Bool = true,
     onCancel: Action? = nil,
@@ -77,7 +77,7 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
       onCancel: onCancel, journal: journal, observe: observe)
   }
 
-  private func run<Iterator: AsyncIteratorProtocol<Action, Never>>(
+  @inlinable func run<Iterator: AsyncIteratorProtocol<Action, Never>>(
     _ input: InputTurn<Iterator>, stopWhenIdle: Bool, onCancel: Action?,
     journal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
@@ -122,22 +122,22 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
 
 extension Store {
   /// The mutable side of one run: the state, the effect registry, and the reporting.
-  struct RunLoop: ~Copyable {
-    var state: State
-    let reducer: Reducer
-    let mailbox: StoreMailbox<StoreHappening<Action>>
-    var registry = EffectRegistry<Action>()
-    var handles: [Int: EffectHandle] = [:]
-    var immediate: [(Action, EffectInfo?)] = []
+  @usableFromInline struct RunLoop: ~Copyable {
+    @usableFromInline var state: State
+    @usableFromInline let reducer: Reducer
+    @usableFromInline let mailbox: StoreMailbox<StoreHappening<Action>>
+    @usableFromInline var registry = EffectRegistry<Action>()
+    @usableFromInline var handles: [Int: EffectHandle] = [:]
+    @usableFromInline var immediate: [(Action, EffectInfo?)] = []
     /// Effects the last step started, for the caller to run (or, in a replay, not to).
-    var starting: [(EffectInfo, Effect<Action>, EffectHandle)] = []
-    var inputFinished = false
-    var finishRequested = false
+    @usableFromInline var starting: [(EffectInfo, Effect<Action>, EffectHandle)] = []
+    @usableFromInline var inputFinished = false
+    @usableFromInline var finishRequested = false
     /// Takes the input's next action when it is ready; called only while the input task waits
     /// for the loop to apply the input it sent (the loop's turn at the input).
-    let readyInput: (() -> Action?)?
+    @usableFromInline let readyInput: (() -> Action?)?
 
-    init(
+    @inlinable init(
       state: State, reducer: @escaping Reducer, mailbox: StoreMailbox<StoreHappening<Action>>,
       readyInput: (() -> Action?)? = nil
     ) {
@@ -149,10 +149,10 @@ extension Store {
 
     /// Ready inputs taken in a row before the input task gets a turn (and, with it, the other
     /// tasks of the run's executor).
-    static var readyRun: Int { 256 }
+    @inlinable static var readyRun: Int { 256 }
 
     /// Takes messages from the mailbox and applies them until the run must end.
-    nonisolated(nonsending) mutating func receive(
+    @inlinable nonisolated(nonsending) mutating func receive(
       stopWhenIdle: Bool, group: inout DiscardingTaskGroup,
       journal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
     ) async -> StoreStopReason {
@@ -190,7 +190,7 @@ extension Store {
 
     /// Applies `message` (told to the journal around it).
     /// - Returns: Whether the step started an effect.
-    mutating func step(
+    @inlinable mutating func step(
       _ message: StoreHappening<Action>, journal: (any StoreJournal<Action>)?,
       observe: (StoreEvent<State, Action>) -> Void
     ) -> Bool {
@@ -204,7 +204,7 @@ extension Store {
 
     /// Applies the run's cancel action for its final transition; the effects it returns are not
     /// run. The journal hears of it as ``StoreHappening/cancelled``.
-    mutating func applyCancel(
+    @inlinable mutating func applyCancel(
       _ onCancel: Action?, journal: (any StoreJournal<Action>)?,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
@@ -218,8 +218,12 @@ extension Store {
     }
 
     /// Runs the effects the last step started, each as a child task of `group`.
-    mutating func spawnStarting(in group: inout DiscardingTaskGroup) {
-      guard !starting.isEmpty else { return }
+    @inlinable mutating func spawnStarting(in group: inout DiscardingTaskGroup) {
+      if !starting.isEmpty { spawnEach(in: &group) }
+    }
+
+    /// ``spawnStarting(in:)``'s work, once per effect: not inlined into the loop.
+    @usableFromInline mutating func spawnEach(in group: inout DiscardingTaskGroup) {
       let mailbox = self.mailbox
       for (info, effect, handle) in starting {
         let serial = info.serial
@@ -238,13 +242,13 @@ extension Store {
     }
 
     /// Why the run must end now, if it must.
-    func stopReason(stopWhenIdle: Bool) -> StoreStopReason? {
+    @inlinable func stopReason(stopWhenIdle: Bool) -> StoreStopReason? {
       if finishRequested { return .finished }
       if stopWhenIdle, inputFinished, registry.isEmpty, immediate.isEmpty { return .idle }
       return nil
     }
 
-    mutating func handle(
+    @inlinable mutating func handle(
       _ message: StoreHappening<Action>,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
@@ -269,7 +273,7 @@ extension Store {
       }
     }
 
-    mutating func apply(
+    @inlinable mutating func apply(
       _ action: Action, from info: EffectInfo?,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
@@ -278,7 +282,7 @@ extension Store {
     }
 
     /// Applies `action`, reports it, and returns the work it asks for.
-    mutating func reduce(
+    @inlinable mutating func reduce(
       _ action: Action, from info: EffectInfo?, observe: (StoreEvent<State, Action>) -> Void
     ) -> Effect<Action> {
       let old = state
@@ -293,7 +297,7 @@ extension Store {
 
     /// Cancels every running effect and ends the waiting ones.
     /// - Returns: How each effect ended, in order, to report once their tasks have returned.
-    mutating func cancelAll() -> [(EffectInfo, EffectOutcome)] {
+    @inlinable mutating func cancelAll() -> [(EffectInfo, EffectOutcome)] {
       var ended: [(EffectInfo, EffectOutcome)] = []
       for command in registry.cancelAll() {
         switch command {
@@ -309,7 +313,7 @@ extension Store {
       return ended
     }
 
-    mutating func schedule(
+    @inlinable mutating func schedule(
       _ effect: Effect<Action>, from info: EffectInfo?,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
@@ -333,7 +337,7 @@ extension Store {
       }
     }
 
-    mutating func perform(
+    @inlinable mutating func perform(
       _ commands: [EffectRegistry<Action>.Command],
       observe: (StoreEvent<State, Action>) -> Void
     ) {
@@ -353,7 +357,7 @@ extension Store {
       }
     }
 
-    private mutating func start(
+    @inlinable mutating func start(
       _ info: EffectInfo, _ effect: Effect<Action>,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
@@ -373,19 +377,19 @@ extension Store {
 /// the task sent and before calling `inputHandled()`, while the task is parked in `sendInput`
 /// waiting for exactly that. Both hand-overs go through the mailbox's lock, which orders the
 /// accesses. `ready` is immutable.
-final class InputTurn<Iterator: AsyncIteratorProtocol>: @unchecked Sendable
+@usableFromInline final class InputTurn<Iterator: AsyncIteratorProtocol>: @unchecked Sendable
 where Iterator.Failure == Never {
-  private var iterator: Iterator
-  let ready: ((inout Iterator) -> Iterator.Element?)?
+  @usableFromInline var iterator: Iterator
+  @usableFromInline let ready: ((inout Iterator) -> Iterator.Element?)?
 
-  init(_ iterator: Iterator, ready: ((inout Iterator) -> Iterator.Element?)?) {
+  @inlinable init(_ iterator: Iterator, ready: ((inout Iterator) -> Iterator.Element?)?) {
     self.iterator = iterator
     self.ready = ready
   }
 
   /// The input task's turn.
-  func next() async -> Iterator.Element? { await iterator.next(isolation: nil) }
+  @inlinable func next() async -> Iterator.Element? { await iterator.next(isolation: nil) }
 
   /// The loop's turn.
-  func nextReady() -> Iterator.Element? { ready?(&iterator) }
+  @inlinable func nextReady() -> Iterator.Element? { ready?(&iterator) }
 }

@@ -11,6 +11,10 @@ public struct EffectInfo: Sendable, Equatable {
 
   /// A label for events: the name, else the id, else "effect".
   public var label: String { name ?? id?.name ?? "effect" }
+
+  @usableFromInline init(serial: Int, id: EffectID?, policy: EffectPolicy?, name: String?) {
+    (self.serial, self.id, self.policy, self.name) = (serial, id, policy, name)
+  }
 }
 
 /// How an effect ended, as observers see it.
@@ -67,4 +71,8 @@ public struct StoreResult<State: Sendable>: Sendable {
   public let state: State
   /// Why the run returned.
   public let reason: StoreStopReason
+
+  @usableFromInline init(state: State, reason: StoreStopReason) {
+    (self.state, self.reason) = (state, reason)
+  }
 }

@@ -5,23 +5,27 @@ import Synchronization
 /// The loop takes everything waiting in one swap and parks only when nothing is. Effects send
 /// without waiting; the input pump sends one input and waits until the loop has applied it
 /// (``inputHandled()``) before it reads the next, so a fast input runs at the loop's pace.
-final class StoreMailbox<Message: Sendable>: Sendable {
-  struct Buffer {
-    var messages: [Message] = []
+@usableFromInline final class StoreMailbox<Message: Sendable>: Sendable {
+  @usableFromInline struct Buffer {
+    @usableFromInline var messages: [Message] = []
     /// The run loop, parked until a message arrives, the mailbox closes or it is cancelled.
-    var consumer: UnsafeContinuation<Void, Never>?
+    @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
     /// The input pump, parked until there is room, the mailbox closes or it is cancelled.
-    var producer: UnsafeContinuation<Void, Never>?
-    var closed = false
+    @usableFromInline var producer: UnsafeContinuation<Void, Never>?
+    @usableFromInline var closed = false
     /// An input was sent and the loop has not applied it yet.
-    var inputPending = false
+    @usableFromInline var inputPending = false
+
+    @inlinable init() {}
   }
 
-  let buffer = Locked(Buffer())
-  let cancelled = Atomic(false)
+  @usableFromInline let buffer = Locked(Buffer())
+  @usableFromInline let cancelled = Atomic(false)
+
+  @inlinable init() {}
 
   /// Effects: adds `message`, never waiting; dropped once the mailbox is closed.
-  func send(_ message: Message) {
+  @inlinable func send(_ message: Message) {
     buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       guard !buffer.closed else { return nil }
       buffer.messages.append(message)
@@ -33,7 +37,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// inside ``pumping(_:)``, which wakes it when its task is cancelled.
   /// - Returns: `false` when the mailbox closed or the pump was cancelled first (`message` may
   ///   not have been applied: the run is ending).
-  nonisolated(nonsending) func sendInput(_ message: Message) async -> Bool {
+  @inlinable nonisolated(nonsending) func sendInput(_ message: Message) async -> Bool {
     buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       guard !buffer.closed else { return nil }
       buffer.inputPending = true  // before the loop can see `message`
@@ -52,14 +56,16 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// Runs the input pump, waking a ``sendInput(_:)`` that waits when the pump is cancelled.
-  nonisolated(nonsending) func pumping(_ body: nonisolated(nonsending) () async -> Void) async {
+  @inlinable nonisolated(nonsending) func pumping(_ body: nonisolated(nonsending) () async -> Void)
+    async
+  {
     await withTaskCancellationHandler(operation: body) {
       buffer.withLock { $0.producer.take() }?.resume()
     }
   }
 
   /// The run loop has applied the input the pump sent: lets the pump read the next one.
-  func inputHandled() {
+  @inlinable func inputHandled() {
     buffer.withLock { buffer -> UnsafeContinuation<Void, Never>? in
       buffer.inputPending = false
       return buffer.producer.take()
@@ -67,14 +73,14 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// Whether a message waits for the loop.
-  var hasMessages: Bool { buffer.withLock { !$0.messages.isEmpty } }
+  @inlinable var hasMessages: Bool { buffer.withLock { !$0.messages.isEmpty } }
 
   /// Whether the run was cancelled (set by ``cancel()``, from the run's cancellation handler, a
   /// moment after the task's own flag); cheap enough to ask for every action.
-  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+  @inlinable var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   /// The run was cancelled: wakes the loop if it waits for messages.
-  func cancel() {
+  @inlinable func cancel() {
     cancelled.store(true, ordering: .releasing)
     buffer.withLock { $0.consumer.take() }?.resume()
   }
@@ -82,7 +88,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   /// The run loop: swaps everything waiting into the empty `batch`, first waiting for at least
   /// one message unless the mailbox is closed or the run cancelled (then `batch` may stay
   /// empty; the caller checks ``isCancelled``).
-  nonisolated(nonsending) func receive(into batch: inout [Message]) async {
+  @inlinable nonisolated(nonsending) func receive(into batch: inout [Message]) async {
     if take(into: &batch) { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let resumeNow = buffer.withLock { buffer -> Bool in
@@ -97,7 +103,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// Ends the mailbox: later messages are dropped and whoever waits is woken.
-  func close() {
+  @inlinable func close() {
     let (consumer, producer) = buffer.withLock { buffer in
       buffer.closed = true
       buffer.messages.removeAll()
@@ -108,7 +114,7 @@ final class StoreMailbox<Message: Sendable>: Sendable {
   }
 
   /// Swaps the waiting messages into `batch` if there are any.
-  func take(into batch: inout [Message]) -> Bool {
+  @inlinable func take(into batch: inout [Message]) -> Bool {
     buffer.withLock { buffer in
       guard !buffer.messages.isEmpty else { return false }
       swap(&buffer.messages, &batch)

@@ -9,7 +9,7 @@
 /// The API is `Synchronization.Mutex`'s, but on Linux `Mutex` locks with futex calls that
 /// ThreadSanitizer cannot see, so it reports every access a `Mutex` protects as a race. TSan
 /// intercepts `pthread_mutex_lock`: it sees this lock and still finds real races.
-package final class Locked<Value>: @unchecked Sendable {
+@usableFromInline package final class Locked<Value>: @unchecked Sendable {
   // Why `@unchecked Sendable` is safe: the value is touched only while `mutex` is held; values
   // go in and out as `sending` (as with `Mutex`), so none stays shared with its previous owner;
   // the mutex and the value never move and are destroyed in `deinit`, when no other locker can
@@ -21,7 +21,7 @@ package final class Locked<Value>: @unchecked Sendable {
   @usableFromInline let storage: UnsafeMutablePointer<Value>
 
   /// Creates the lock around `value`.
-  package init(_ value: consuming sending Value) {
+  @usableFromInline package init(_ value: consuming sending Value) {
     storage = .allocate(capacity: 1)
     storage.initialize(to: value)
     mutex = .allocate(capacity: 1)
