@@ -31,6 +31,9 @@ package final class EventOutput: Sendable {
   private let state = Locked(0)
   /// Set while a store runs: the run's executor flushes when it runs out of work.
   private let held = Atomic(false)
+  /// Whether the run's executor flushes this output whenever it runs out of work (see
+  /// ``flushedWhenIdle()``): only then may a store's run hold flushes.
+  private let idleFlushes = Atomic(false)
   /// `,"command":"<command>","event":`, escaped once: every JSON line repeats it.
   private let commandPrefix: String
 
@@ -155,13 +158,20 @@ package final class EventOutput: Sendable {
   ///
   /// For a store's run, whose executor calls ``flush()`` whenever the run has run out of work
   /// (see `RunExecutor`): lines still arrive as they happen, but a burst of them is one write.
+  /// Without such an executor (``flushedWhenIdle()`` was not called: no thread could be made for
+  /// it) nothing is held, and each event is flushed as it is written.
   package func holdingFlushes<T>(_ body: () async -> T) async -> T {
+    guard idleFlushes.load(ordering: .acquiring) else { return await body() }
     held.store(true, ordering: .releasing)
     let result = await body()
     held.store(false, ordering: .releasing)
     flush()
     return result
   }
+
+  /// Says that the run's executor calls ``flush()`` whenever it runs out of work, so that
+  /// ``holdingFlushes(_:)`` may hold flushes until then.
+  package func flushedWhenIdle() { idleFlushes.store(true, ordering: .releasing) }
 
   /// Milliseconds with microsecond precision, for `elapsed_ms`.
   package static func milliseconds(_ duration: Duration) -> Double {

@@ -195,6 +195,7 @@ package enum CommandRuntime {
       // The root of a virtual run must live on the manual executor, and a task is the only way
       // to put it there. It is driven to completion right here, before this function goes on.
       let result = Locked<FlowEnd?>(nil)
+      output.flushedWhenIdle()
       let root = virtualClock.launch {
         let end = await runRoot(
           context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body)
@@ -215,11 +216,14 @@ package enum CommandRuntime {
       output.flush()
       recording?.flush()
     }) {
+      output.flushedWhenIdle()
       end = await withTaskExecutorPreference(executor) {
         await runRoot(
           context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
       }
     } else {
+      // No thread for the run's executor: nothing flushes when the run waits, so every event is
+      // flushed as it is written (`holdingFlushes` holds nothing).
       end = await runRoot(
         context: context, signals: signals, shutdown: shutdown, spinner: spinner, body: body)
     }

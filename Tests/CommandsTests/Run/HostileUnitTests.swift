@@ -52,6 +52,37 @@ import Testing
       ])
   }
 
+  /// A store's run holds flushes only when its executor flushes whenever the run waits: without
+  /// that executor (no thread could be made for it) an event printed during the run must reach
+  /// the pipe at once, not when the run returns.
+  @Test(arguments: [false, true])
+  func aRunHoldsFlushesOnlyWhenItsExecutorFlushesWhenIdle(flushedWhenIdle: Bool) async {
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    defer { for fd in fds { close(fd) } }
+    // Only what is there is read; no end of file is waited for, so a child another test starts
+    // meanwhile may inherit the write end harmlessly.
+    _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+    let output = EventOutput(
+      command: "counter", json: true, quiet: false, style: Style(enabled: false),
+      writer: OutputWriter(fileDescriptor: fds[1]), elapsed: { .zero })
+    if flushedWhenIdle { output.flushedWhenIdle() }
+    let line = #"{"seq":1,"elapsed_ms":0,"command":"counter","event":"transition"}"# + "\n"
+    let readDuringTheRun = await output.holdingFlushes {
+      output.emit("transition", text: "transition")
+      return Self.readAvailable(fds[0])
+    }
+    #expect(readDuringTheRun == (flushedWhenIdle ? "" : line))
+    #expect(Self.readAvailable(fds[0]) == (flushedWhenIdle ? line : ""))
+  }
+
+  /// What a non-blocking descriptor has to read now, as text.
+  static func readAvailable(_ fd: Int32) -> String {
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let count = read(fd, &buffer, buffer.count)
+    return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+  }
+
   @Test func aNonBlockingPipeIsWaitedForNotCut() {
     // A FIFO opened close-on-exec (atomically, unlike `pipe` + `fcntl`): a child another test
     // starts meanwhile must not hold the write end open, or the reader would never see the end.
