@@ -32,6 +32,14 @@ import Testing
     #expect([.signalled(SIGTERM), .signalled(SIGPIPE)].contains(output.termination))
   }
 
+  @Test func stdoutBeyondTheLimitCanBeDiscardedWhileTheCommandRunsOn() async throws {
+    let output = try await Subprocess.shell("printf abc; seq 1 100000 >/dev/stdout; exit 4")
+      .output(limit: 2, beyond: .discard)
+    #expect(output.stdout == Array("ab".utf8))
+    #expect(output.truncated)
+    #expect(output.termination == .exited(4))
+  }
+
   @Test func stderrKeepsTheLastLinesCapped() async throws {
     let script = """
       for i in $(seq 1 30); do echo "err$i" >&2; done

@@ -130,6 +130,22 @@ import Testing
     #expect(end.value(at: "state.count") as? Int == 1)
   }
 
+  /// A command's stdout is read and dropped: one that prints and goes on runs to its own end and
+  /// succeeds (it was once torn down at its first byte and reported as killed by SIGTERM).
+  @Test func aCommandThatPrintsRunsToItsEnd() async throws {
+    let scratch = try Scratch()
+    let command =
+      "echo start $$ >> \(scratch.runs); echo printed; seq 1 20000; sleep 0.1; "
+      + "echo end $$ >> \(scratch.runs)"
+    let outcome = try await LoadctlProcess.run(["counter", "--json", "--exec", command, "d"])
+    #expect(outcome.termination == .exited(0), "\(outcome.stderr)")
+    #expect(try scratch.runLines().map(\.0) == ["start", "end"])
+    let events = try JSONLines.parse(outcome.stdout)
+    #expect(events.contains { $0.string("action") == "increment_response" })
+    #expect(events.last?.value(at: "state.count") as? Int == 1)
+    #expect(!outcome.stdout.contains("printed"))
+  }
+
   @Test func textNamesTheCommandAndTheFailure() async throws {
     let outcome = try await LoadctlProcess.run(
       ["counter", "--exec", "echo boom >&2; exit 3", "d"])

@@ -79,7 +79,7 @@ package enum CounterWork: Sendable, Equatable {
       return {
         let output: Subprocess.Output
         do throws(SubprocessError) {
-          output = try await subprocess.output(limit: 0)
+          output = try await subprocess.output(limit: 0, beyond: .discard)
         } catch {
           if error == .cancelled { throw CancellationError() }
           throw LoadFailure(error.description)

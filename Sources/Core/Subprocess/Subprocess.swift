@@ -48,7 +48,7 @@ public struct Subprocess: Sendable {
     return executable.split(separator: "/").last.map(String.init) ?? executable
   }
 
-  /// A command to run; nothing starts until ``output(limit:)`` or ``withLines(isolation:_:)``.
+  /// A command to run; nothing starts until ``output(limit:beyond:)`` or ``withLines(isolation:_:)``.
   public init(
     executable: String, arguments: [String] = [], environment: [String: String]? = nil,
     standardInput: Int32? = nil, killAfter: Duration = .seconds(2), stderrTailLines: Int = 20
@@ -70,7 +70,8 @@ public struct Subprocess: Sendable {
   public struct Output: Sendable {
     /// Stdout, at most `limit` bytes.
     public var stdout: [UInt8]
-    /// Whether stdout went past `limit` (the command was then torn down).
+    /// Whether stdout went past `limit` (the command was then torn down, or the rest discarded:
+    /// see ``Overflow``).
     public var truncated: Bool
     /// How the command ended.
     public var termination: Termination
@@ -78,17 +79,28 @@ public struct Subprocess: Sendable {
     public var stderrTail: [String]
   }
 
+  /// What ``output(limit:beyond:)`` does with stdout past its limit.
+  public enum Overflow: Sendable {
+    /// Tears the command down, like a cancelled one: a flood never runs on unread.
+    case stop
+    /// Reads and drops the rest: the command runs to its own end (its stdout is not wanted).
+    case discard
+  }
+
   /// Runs the command to its end and collects its stdout, up to `limit` bytes.
   ///
   /// It returns once the command has exited and been reaped, even if it closed stdout long
   /// before (`exec >&-; sleep 1`), or before if something else still holds stdout open: its group
-  /// is killed when it ends. A command that prints more than `limit` bytes is torn down, like a
-  /// cancelled one, and `truncated` is set: a flood never grows memory or runs on unread.
+  /// is killed when it ends. Past `limit` bytes, `truncated` is set and `beyond` says what
+  /// happens: the command is torn down (``Overflow/stop``), or the rest is read and dropped
+  /// (``Overflow/discard``); memory never grows past `limit` either way.
   ///
   /// - Throws: ``SubprocessError/spawnFailed(executable:errno:)`` when it cannot start;
   ///   ``SubprocessError/cancelled`` when the task is cancelled, after the group was torn down
   ///   (this also holds if the command had just ended on its own).
-  public func output(limit: Int = 1 << 20) async throws(SubprocessError) -> Output {
+  public func output(limit: Int = 1 << 20, beyond: Overflow = .stop) async throws(SubprocessError)
+    -> Output
+  {
     if Task.isCancelled { throw .cancelled }
     let child = try ChildProcess.start(self)
     let output = await withTaskCancellationHandler {
@@ -100,8 +112,10 @@ public struct Subprocess: Sendable {
         stdout += chunk.prefix(room)
         if chunk.count > room {
           truncated = true
-          child.stop()
-          break
+          if beyond == .stop {
+            child.stop()
+            break
+          }
         }
       }
       let ending = await child.finished()
