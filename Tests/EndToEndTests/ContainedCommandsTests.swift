@@ -48,8 +48,10 @@ import Testing
   }
 
   /// `setsid` and coreutils `timeout` make groups of their own; what they run is killed when
-  /// the command ends, however it ends: by itself, by `--timeout`, or by Ctrl-C.
-  @Test(arguments: ["exits", "times out", "is interrupted"])
+  /// the command ends, however it ends: by itself, by `--timeout`, by Ctrl-C, and when loadctl
+  /// dies at once — SIGQUIT, or a second Ctrl-C while the first waits for a command that
+  /// ignores SIGTERM — which leaves no time to adopt them after their parent dies.
+  @Test(arguments: ["exits", "times out", "is interrupted", "is quit", "is interrupted twice"])
   func processesInOtherGroupsEndWithTheirCommand(how: String) async throws {
     let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -62,23 +64,30 @@ import Testing
       switch how {
       case "exits": "echo '{\"name\":\"n\"}'"
       case "times out": "exec sleep 600"
-      default: "echo ready >&2; exec sleep 600"
+      case "is interrupted twice": "trap '' TERM; exec sleep 600"
+      default: "exec sleep 600"
       }
     let timeout = how == "times out" ? "1s" : "600s"
     let loadctl = try LoadctlProcess.start([
-      "profile", "--json", "--timeout", timeout, "--exec", started + rest,
+      "profile", "--json", "--timeout", timeout, "--kill-after", "600s", "--exec", started + rest,
     ])
-    if how == "is interrupted" {
+    if how.hasPrefix("is ") {
       try await Polling.until("both markers") {
         FileManager.default.fileExists(atPath: first)
           && FileManager.default.fileExists(atPath: second)
       }
+      loadctl.send(signal: how == "is quit" ? SIGQUIT : SIGINT)
+    }
+    if how == "is interrupted twice" {
+      // The first one's final transition: its teardown now waits for the 600 s grace.
+      try await loadctl.waitForLine(containing: #""action":"interrupt""#)
       loadctl.send(signal: SIGINT)
     }
     let expected: Termination =
       switch how {
       case "exits": .exited(0)
       case "times out": .exited(1)
+      case "is quit": .signaled(SIGQUIT)
       default: .signaled(SIGINT)
       }
     #expect(try await loadctl.waitForExit() == expected, "\(loadctl.transcript)")

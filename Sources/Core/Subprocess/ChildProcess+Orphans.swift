@@ -54,9 +54,27 @@
       }
     }
 
-    /// Kills every adopted process, whatever its tag: for the process's own end.
-    static func killAllOrphans() {
-      sweep(killing: { _, _ in true }, rounds: 1, reap: false)
+    /// Kills every adopted process, whatever its tag: for the process's own end, after SIGKILL
+    /// went to every command's group.
+    ///
+    /// A process that left a command's group (`setsid cmd &`) is adopted only once its parent
+    /// has died, and a SIGKILL just sent has not always done that yet: were this process to end
+    /// first, the orphan would go to init and outlive it. So it kills what is adopted until every
+    /// child of this process is dead (a zombie: its children are then adopted too), for
+    /// `deadline` at most; nothing is reaped, since the process is about to end.
+    static func killAllOrphans(deadline: Duration = .milliseconds(200)) {
+      let clock = ContinuousClock()
+      let end = clock.now.advanced(by: deadline)
+      let me = getpid()
+      while true {
+        sweep(killing: { _, _ in true }, rounds: 1, reap: false)
+        let living = children(of: me).contains { pid in
+          guard let (state, _) = status(of: pid) else { return false }
+          return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
+        }
+        guard living, clock.now < end else { return }
+        usleep(500)
+      }
     }
 
     /// Whether `tag` (a command number of this process) names a command still running.
@@ -173,6 +191,6 @@
     static func killOrphans(of number: Int? = nil, group: pid_t = 0) -> Int { 0 }
 
     static func survivors(in group: pid_t, besides watcher: pid_t) -> Int { 0 }
-    static func killAllOrphans() {}
+    static func killAllOrphans(deadline: Duration = .milliseconds(200)) {}
   }
 #endif
