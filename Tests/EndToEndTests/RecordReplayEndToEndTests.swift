@@ -269,8 +269,36 @@ import Testing
         "Error: recording '\(file)' line \(lines.count): it stops before the run's end (the run "
           + "was killed, or the file was cut short); what it holds was replayed"
       ], "\(message)")
+    // Nothing past what the recording holds: no final transition, no `end` made up.
     let recorded = try Recorded.outLines(file)
-    #expect(Array(replay.stdoutLines.prefix(recorded.count)) == recorded, "\(message)")
+    #expect(replay.stdoutLines == recorded, "\(message)")
+    // A moment past its last line replays all of it, and still refuses it.
+    let until = try await Self.replay(["--json", "--until", "1h", file])
+    #expect(until.termination == .exited(65), "\(file)\n\(until.transcript)")
+    #expect(until.stdoutLines == recorded, "\(file)\n\(until.transcript)")
+  }
+
+  /// A replay whose own stdout fails, or whose reader leaves, ends as a run would (74, SIGPIPE),
+  /// and blames neither the recording nor the program for what it could not print.
+  @Test func aReplayWhoseStdoutFailsEndsAsARunWould() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("timer.jsonl")
+    // Far more than a pipe holds, so the replay is still printing when `head` leaves.
+    let record = try await LoadctlProcess.run(
+      ["timer", "--json", "--clock", "virtual", "--ticks", "2000", "--record", file])
+    #expect(record.termination == .exited(0), "\(record.stderr)")
+    let full = try await LoadctlProcess.run(
+      executable: "/bin/bash",
+      arguments: ["-c", "\"$0\" replay --json \"$1\" >/dev/full", try BinaryLocator.locate(), file])
+    #expect(full.termination == .exited(74), "\(file)\n\(full.stderr)")
+    #expect(full.stderr == "Error: cannot write to stdout: No space left on device\n", "\(file)")
+    let closed = try await LoadctlProcess.run(
+      executable: "/bin/bash",
+      arguments: [
+        "-c", "\"$0\" replay --json \"$1\" | head -n 1 >/dev/null; echo \"${PIPESTATUS[0]}\" >&2",
+        try BinaryLocator.locate(), file,
+      ])
+    #expect(closed.stderr == "141\n", "\(file)")
   }
 
   // MARK: Refusals

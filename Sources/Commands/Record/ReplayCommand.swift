@@ -118,6 +118,11 @@ package enum ReplayCommand {
       Loadctl.printErr(ErrorLine.text(failure))
       return .exit(ExitStatus.badInput)
     }
+    if session.interruption != nil, session.divergence == nil {
+      // Stopped from outside (Ctrl-C, a closed or failing stdout): neither the recording nor the
+      // program is to blame for what was not replayed.
+      return end
+    }
     session.checkEnd(end)
     if let divergence = session.divergence {
       Loadctl.printErr(ReplaySession.report(divergence, path: path))

@@ -35,6 +35,7 @@ package final class ReplaySession: Sendable {
     var shutdown: ShutdownReason?
     var failure: String?
     var stoppedEarly = false
+    var interruption: ShutdownReason?
   }
 
   private let state = Locked(State())
@@ -57,7 +58,19 @@ package final class ReplaySession: Sendable {
 
   /// Whether the replay must stop feeding the flow: it diverged, or the recording could not be
   /// applied.
-  package var hasStopped: Bool { state.withLock { $0.divergence != nil || $0.failure != nil } }
+  package var hasStopped: Bool {
+    state.withLock { $0.divergence != nil || $0.failure != nil || $0.interruption != nil }
+  }
+
+  /// Why the replay itself is being stopped from outside (a signal to it, its stdout closed or
+  /// failing), if it is: it stops where it is, checks and blames nothing after that moment, and
+  /// ends as a run stopped that way ends.
+  package var interruption: ShutdownReason? { state.withLock { $0.interruption } }
+
+  /// The replay itself is being stopped from outside (see ``interruption``).
+  package func interrupt(_ reason: ShutdownReason) {
+    state.withLock { $0.interruption = $0.interruption ?? reason }
+  }
 
   /// The first divergence, if there was one.
   package var divergence: Divergence? { state.withLock { $0.divergence } }
@@ -81,6 +94,7 @@ package final class ReplaySession: Sendable {
   /// A recorded line could not be applied: the replay stops and ends with status 65.
   package func fail(line: Int, _ message: String) {
     state.withLock { state in
+      guard state.interruption == nil else { return }
       state.failure =
         state.failure ?? "recording '\(recording.path)' line \(line): \(message)"
     }
@@ -90,7 +104,9 @@ package final class ReplaySession: Sendable {
   package func check(_ slice: ArraySlice<UInt8>) {
     let line = Array(slice)
     state.withLock { state in
-      guard state.divergence == nil, state.failure == nil, !state.stoppedEarly else { return }
+      guard state.divergence == nil, state.failure == nil, !state.stoppedEarly,
+        state.interruption == nil
+      else { return }
       let index = state.next
       guard index < recording.events.count else {
         // A recording cut short holds no more: what follows cannot be checked.

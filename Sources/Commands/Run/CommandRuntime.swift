@@ -85,6 +85,7 @@ package enum CommandRuntime {
       deadline: .seconds(2), flush: { stdout.flush() },
       notice: { reason in
         recordingLink.withLock { $0 }?.shutdown(reason)
+        if reason != .quit { run.replay?.interrupt(reason) }
         guard !json, case .signal(let signal) = reason else { return }
         spinner?.clear()
         stderr.write(Self.notice(for: signal) + "\n")
@@ -229,7 +230,21 @@ package enum CommandRuntime {
     }
     session.restore()
     stdoutWatcher?.stop()
-    if let replay, replay.stoppedEarly || replay.failure != nil {
+    if let replay, let reason = replay.interruption {
+      // The replay itself was stopped from outside: it ends as a run stopped that way, with
+      // nothing past what it replayed.
+      output.flush()
+      if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
+      switch reason {
+      case .signal(let signal): return .signal(signal)
+      case .brokenPipe: return .brokenPipe
+      case .writeFailed(let code):
+        context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
+        return .exit(ExitStatus.ioError)
+      case .quit: return .exit(ExitStatus.completed)
+      }
+    }
+    if let replay, replay.stoppedEarly || replay.failure != nil || replay.recording.end == nil {
       // `replay --until`: the run stopped where it was asked to, with its state printed; or
       // the recording could not be applied, which the replay reports itself.
       output.flush()

@@ -244,9 +244,13 @@ package enum FlowRunner {
         return FlowEnd(status: .failed)
       }
     }
+    var reachedUntil = false
     for (timed, happening) in zip(replay.recording.entries, happenings) {
       guard !replay.hasStopped else { break }
-      if let until = replay.until, timed.time > until { break }
+      if let until = replay.until, timed.time > until {
+        reachedUntil = true
+        break
+      }
       if timed.time > replay.clock.now.offset {
         do {
           try await replay.clock.sleep(until: .init(offset: timed.time), tolerance: nil)
@@ -267,13 +271,19 @@ package enum FlowRunner {
       case .feed(let value): feed = value
       }
     }
-    if let until = replay.until, !replay.hasStopped, closed == nil {
-      // `--until`: the flow's state at that moment, and no end.
+    if replay.interruption != nil || replay.recording.end == nil && !reachedUntil {
+      // The replay itself was stopped from outside, or the recording stops before the run's
+      // end: nothing is invented past what was replayed (no final transition, no `end`).
+      return FlowEnd(status: .completed)
+    }
+    if let until = replay.until, reachedUntil, !replay.hasStopped {
+      // `--until`: the flow's state at that moment (the last state, when the flow had closed
+      // before it), and no end. A moment past the recording's last line replays it all.
       if until > replay.clock.now.offset {
         try? await replay.clock.sleep(until: .init(offset: until), tolerance: nil)
       }
       replay.stopEarly()
-      let state = stepper.state
+      let state = closed?.state ?? stepper.state
       context.output.emit(
         "state", [("state", state.snapshot)], kind: .result,
         text: "state at \(EventOutput.formatElapsed(until).trimmingSpaces): \(state.summary)")
