@@ -385,6 +385,47 @@ import Testing
       "\(outcome.stderr)")
   }
 
+  /// The deepest profile a run reads (63 levels, under the parser's 64) sits deeper still in a
+  /// recording line; its recording replays.
+  @Test func theDeepestProfileARunReadsReplays() async throws {
+    let scratch = try Scratch()
+    let profile = scratch.path("deep.json")
+    let depth = 63
+    let nested =
+      String(repeating: #"{"a":"#, count: depth - 1) + "1"
+      + String(repeating: "}", count: depth - 1)
+    try (#"{"name":"n","x":"# + nested + "}").write(
+      toFile: profile, atomically: true, encoding: .utf8)
+    let file = scratch.path("deep.jsonl")
+    let run = try await LoadctlProcess.run(
+      ["profile", "--json", "--exec", "cat '\(profile)'", "--record", file])
+    #expect(run.termination == .exited(0), "\(run.stderr)")
+    let replay = try await Self.replay(["--json", file])
+    #expect(replay.termination == .exited(0), "\(file)\n\(replay.transcript)")
+    #expect(replay.stdoutLines == (try Recorded.outLines(file)), "\(file)")
+  }
+
+  /// What is not a regular file is refused before it is read: a FIFO with no writer would
+  /// block the replay for ever, and `/dev/zero` would fill memory.
+  @Test(arguments: ["fifo", "directory", "/dev/zero"])
+  func aRecordingThatIsNotARegularFileIsRefusedAtOnce(kind: String) async throws {
+    let scratch = try Scratch()
+    var path = kind
+    if kind == "fifo" {
+      path = scratch.path("recording.fifo")
+      #expect(mkfifo(path, 0o600) == 0)
+    } else if kind == "directory" {
+      path = scratch.directory
+    }
+    let outcome = try await LoadctlProcess.run(["replay", path])
+    #expect(outcome.termination == .exited(65), "\(outcome.stderr)")
+    let why =
+      kind == "directory"
+      ? "it is a directory" : "it is not a regular file (a FIFO or a device never ends)"
+    #expect(outcome.stderr == "Error: cannot read recording '\(path)': \(why)\n")
+    #expect(outcome.stdout == [])
+  }
+
   @Test(arguments: [
     ("-", "Error: '--record' needs a file path; '-' (stdout) would mix with events"),
     (

@@ -4,8 +4,8 @@ import LoadctlCore
 /// every field as read, `{"action":"load_response","ok":true,"name":"Taylor","fields":{…}}`, and
 /// a failure its message, `{"action":"load_response","ok":false,"message":"timed out"}`.
 ///
-/// The fields sit one level down, so reading a recording back needs `JSONParser.parse`'s
-/// `maxDepth` one above the deepest profile recorded (64 holds profiles up to 63 deep).
+/// The fields sit a few levels down in a recording line, which `Recording.maxDepth` allows for,
+/// so every profile a run can read (`JSONParser`'s default depth) replays.
 extension ProfileAction: RecordableAction {
   /// Every case as written, for ``RecordedFields/unknownAction(expected:)``.
   private static let recordedNames = [

@@ -108,7 +108,7 @@ package struct Recording: Sendable {
     func object(_ bytes: ArraySlice<UInt8>, line: Int) throws(Problem) -> JSONValue {
       let value: JSONValue
       do throws(JSONParser.Failure) {
-        value = try JSONParser.parse(bytes: Array(bytes))
+        value = try JSONParser.parse(bytes: Array(bytes), maxDepth: Self.maxDepth)
       } catch {
         throw fail(line, "not JSON (\(error.reason))")
       }
@@ -205,13 +205,27 @@ package struct Recording: Sendable {
     return .happening(value)
   }
 
+  /// How deep a recording line may nest: a profile as deep as a run reads one (`JSONParser`'s
+  /// default, 64) sits a few levels down in its line (`out` → `to` → `profile`, or `action` →
+  /// `fields`), and the run that printed it must replay.
+  static let maxDepth = 64 + 8
+
+  /// The bytes of the regular file at `path`. Anything else is refused before it is read: a
+  /// FIFO would block the replay until a writer came, and a device (`/dev/zero`) never ends.
   private static func readFile(_ path: String) -> Result<[UInt8], Problem> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       return .failure(
         Problem(message: "cannot read recording '\(path)': \(InputFile.describeErrno(errno))"))
     }
     defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      let what =
+        status.st_mode & S_IFMT == S_IFDIR
+        ? "it is a directory" : "it is not a regular file (a FIFO or a device never ends)"
+      return .failure(Problem(message: "cannot read recording '\(path)': \(what)"))
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

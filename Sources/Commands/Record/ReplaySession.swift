@@ -155,8 +155,9 @@ package final class ReplaySession: Sendable {
   /// Two `start` events that differ only in the version of loadctl that printed them: a
   /// recording replayed by a newer build is checked by what it does.
   private static func sameStart(_ recorded: [UInt8], _ replayed: [UInt8]) -> Bool {
-    guard let old = try? JSONParser.parse(bytes: recorded),
-      let new = try? JSONParser.parse(bytes: replayed), old["event"] == .string("start"),
+    guard let old = try? JSONParser.parse(bytes: recorded, maxDepth: Recording.maxDepth),
+      let new = try? JSONParser.parse(bytes: replayed, maxDepth: Recording.maxDepth),
+      old["event"] == .string("start"),
       new["event"] == .string("start"), case .object(let oldPairs) = old,
       case .object(let newPairs) = new
     else { return false }
@@ -187,7 +188,8 @@ package final class ReplaySession: Sendable {
     text += "  recorded: \(recordedShown)\n"
     text += "  replayed: \(replayedShown)\n"
     if let recordedText, let replayedText,
-      let old = try? JSONParser.parse(recordedText), let new = try? JSONParser.parse(replayedText)
+      let old = try? JSONParser.parse(recordedText, maxDepth: Recording.maxDepth),
+      let new = try? JSONParser.parse(replayedText, maxDepth: Recording.maxDepth)
     {
       let fields = differences(old, new, path: "")
       if !fields.isEmpty {
