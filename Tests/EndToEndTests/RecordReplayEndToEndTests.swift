@@ -441,6 +441,48 @@ import Testing
     #expect(outcome.stderr == error + "\n")
   }
 
+  /// `--record` (or `--trace`) naming a file the run reads, stdout's file, or the other one is
+  /// refused before anything is truncated: the input file keeps its lines.
+  @Test(arguments: ["input", "stdout", "trace", "trace input"])
+  func aWrittenFileThatWouldDestroyOrMixIsRefused(clash: String) async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("file.txt")
+    try "+\n+\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let quoted = "'\(file)'"
+    let (command, error): (String, String) =
+      switch clash {
+      case "input":
+        (
+          "counter --input \(quoted) --record \(quoted)",
+          "'--record' names a file the run reads ('\(file)'); writing it would destroy it"
+        )
+      case "stdout":
+        (
+          "counter + --record \(quoted) > \(quoted)",
+          "'--record' names the same file as stdout ('\(file)'); events would mix into it"
+        )
+      case "trace":
+        (
+          "counter + --record \(quoted) --trace \(quoted)",
+          "'--record' and '--trace' name the same file ('\(file)')"
+        )
+      default:
+        (
+          "counter --input \(quoted) --trace \(quoted)",
+          "'--trace' names a file the run reads ('\(file)'); writing it would destroy it"
+        )
+      }
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/bash",
+      arguments: ["-c", "\"$0\" \(command); echo \"status $?\"", try BinaryLocator.locate()])
+    let lines = outcome.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Error: " + error, "\(outcome.stderr)")
+    #expect(outcome.stdout.last == "status 64", "\(outcome.stdout)")
+    if clash != "stdout" {
+      #expect(try String(contentsOfFile: file, encoding: .utf8) == "+\n+\n")
+    }
+  }
+
   // MARK: Secrets
 
   private static let hasCurl: Bool = {

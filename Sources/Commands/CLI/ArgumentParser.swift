@@ -259,8 +259,16 @@ private struct ArgumentScanner {
       return .help(command: positionals.first)
     case "completions": return .completions(shell: positionals[0])
     default:
-      return .run(
-        Invocation(command: command.name, options: scope(of: command), positionals: positionals))
+      var invocation = Invocation(
+        command: command.name, options: scope(of: command), positionals: positionals)
+      let written = [CommandTable.traceOption.spec.name, CommandTable.recordOption.spec.name]
+      invocation.readFiles = program.options(for: command).flatMap { option in
+        guard option.kind == .value(.file), !written.contains(option.name) else {
+          return [String]()
+        }
+        return given[option.name]?.values.map(\.text) ?? []
+      }
+      return .run(invocation)
     }
   }
 }

@@ -62,6 +62,9 @@ package enum CommandRuntime {
     let traceOutput = TraceOutput(
       recorder: recorder, path: run.tracePath, timeline: run.timeline, width: run.width,
       errors: stderr)
+    if let conflict = Self.writtenFileConflict(run) {
+      throw Loadctl.fail(usage: .invalidValue(conflict, command: run.command), json: json)
+    }
     switch traceOutput.prepare() {
     case .usage(let problem):
       throw Loadctl.fail(usage: .invalidValue(problem, command: run.command), json: json)
@@ -284,6 +287,43 @@ package enum CommandRuntime {
     case .failure(let problem):
       throw Loadctl.fail(badInput: problem.message, command: run.command, json: run.json)
     }
+  }
+
+  /// Why `--record` or `--trace` must not be written, checked before either file is truncated:
+  /// it names a file the run reads (which writing would destroy), or the recording names the
+  /// file stdout writes to or the trace file. (`--trace` and stdout: `TraceOutput.prepare()`.)
+  static func writtenFileConflict(_ run: RunOptions) -> String? {
+    for (option, path) in [("--record", run.recordPath), ("--trace", run.tracePath)] {
+      // Only a regular file holds what a run reads and a write would destroy.
+      var info = stat()
+      guard let path, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+        let target = fileIdentity(path)
+      else { continue }
+      for file in run.readFiles where fileIdentity(file) == target {
+        return "'\(option)' names a file the run reads ('\(path)'); writing it would destroy it"
+      }
+    }
+    if let path = run.recordPath, path == run.tracePath {
+      return "'--record' and '--trace' name the same file ('\(path)')"
+    }
+    guard let path = run.recordPath, let target = fileIdentity(path) else { return nil }
+    // A character device that is not a terminal (`/dev/null`) mixes nothing.
+    var info = stat()
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR, isatty(1) != 1 { return nil }
+    if fileIdentity("-", descriptor: 1) == target {
+      return "'--record' names the same file as stdout ('\(path)'); events would mix into it"
+    }
+    if let trace = run.tracePath, fileIdentity(trace) == target {
+      return "'--record' and '--trace' name the same file ('\(path)')"
+    }
+    return nil
+  }
+
+  /// The device and inode of the file at `path` (`-`: the file open as `descriptor`), if any.
+  private static func fileIdentity(_ path: String, descriptor: Int32 = 0) -> [UInt64]? {
+    var info = stat()
+    let found = path == "-" ? fstat(descriptor, &info) == 0 : stat(path, &info) == 0
+    return found ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
   }
 
   /// What the person sees on stderr when `signal` starts the shutdown.

@@ -93,6 +93,8 @@ package struct RunOptions: Sendable {
   package var recordPath: String?
   /// The command line after the program's name, for the recording's header.
   package let arguments: [String]
+  /// The files the run reads (`-`: stdin), which `--record` must not name.
+  package let readFiles: [String]
   /// The recording this run replays (`loadctl replay`).
   package var replay: ReplaySession?
   /// `loadctl replay --check`: the events are checked, not printed.
@@ -112,6 +114,7 @@ package struct RunOptions: Sendable {
       allowed: Set(invocation[CommandTable.allowOption].joined()),
       denied: Set(invocation[CommandTable.denyOption].joined()))
     recordPath = invocation[CommandTable.recordOption]
+    readFiles = invocation.readFiles
     arguments = invocation.arguments
   }
 }
