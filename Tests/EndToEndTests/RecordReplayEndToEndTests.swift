@@ -405,6 +405,29 @@ import Testing
     #expect(replay.stdoutLines == (try Recorded.outLines(file)), "\(file)")
   }
 
+  /// An unreadable feed report (the ticker's last line) is refused before any step is replayed,
+  /// naming its own line.
+  @Test func anUnreadableFeedReportIsRefusedBeforeAnythingIsReplayed() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("ticker.jsonl")
+    let record = try await LoadctlProcess.run(
+      ["ticker", "--json", "--clock", "virtual", "--count", "5", "--record", file])
+    #expect(record.termination == .exited(0), "\(record.stderr)")
+    var lines = try Recorded.lines(file)
+    let index = try #require(lines.firstIndex { $0.contains(#""feed":{"#) })
+    lines[index] = lines[index].replacing(#/"feed":\{[^}]*\}/#, with: #""feed":5"#)
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let replay = try await Self.replay(["--json", file])
+    #expect(replay.termination == .exited(65), "\(replay.transcript)")
+    #expect(
+      replay.stderrLines == [
+        "Error: recording '\(file)' line \(index + 1): the flow's feed report is unreadable"
+      ], "\(replay.transcript)")
+    #expect(
+      !replay.stdoutLines.contains { $0.contains(#""event":"tick""#) }, "\(replay.transcript)")
+  }
+
   /// What is not a regular file is refused before it is read: a FIFO with no writer would
   /// block the replay for ever, and `/dev/zero` would fill memory.
   @Test(arguments: ["fifo", "directory", "/dev/zero"])

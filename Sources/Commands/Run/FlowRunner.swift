@@ -234,6 +234,10 @@ package enum FlowRunner {
     happenings.reserveCapacity(replay.recording.entries.count)
     for timed in replay.recording.entries {
       guard case .happening(let value) = timed.entry else {
+        if case .feed(let value) = timed.entry, flow.feed(recorded: value) == nil {
+          replay.fail(line: timed.line, "the flow's feed report is unreadable")
+          return FlowEnd(status: .failed)
+        }
         happenings.append(nil)
         continue
       }
