@@ -405,6 +405,20 @@ import Testing
     #expect(replay.stdoutLines == (try Recorded.outLines(file)), "\(file)")
   }
 
+  /// `--check` prints its verdict and nothing else: not the replayed run's rejected lines.
+  @Test func checkPrintsOnlyTheVerdict() async throws {
+    let scratch = try Scratch()
+    let (input, file) = (scratch.path("input.txt"), scratch.path("bad.jsonl"))
+    try "+\nbogus\n+\n".write(toFile: input, atomically: true, encoding: .utf8)
+    let run = try await LoadctlProcess.run(["counter", "--input", input, "--record", file])
+    #expect(run.termination == .exited(65), "\(run.stderr)")
+    #expect(run.stderr.contains("bogus"), "\(run.stderr)")
+    let check = try await Self.replay(["--check", file])
+    #expect(check.termination == .exited(0), "\(check.transcript)")
+    #expect(check.stderrText == "", "\(check.transcript)")
+    #expect(check.stdoutLines.count == 1, "\(check.transcript)")
+  }
+
   /// An unreadable feed report (the ticker's last line) is refused before any step is replayed,
   /// naming its own line.
   @Test func anUnreadableFeedReportIsRefusedBeforeAnythingIsReplayed() async throws {

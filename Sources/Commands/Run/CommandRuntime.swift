@@ -54,7 +54,9 @@ package enum CommandRuntime {
       fileDescriptor: run.discardsOutput ? Self.discardDescriptor : 1,
       onBrokenPipe: { link.withLock { $0 }?.request(.brokenPipe) },
       onError: { error in link.withLock { $0 }?.request(.writeFailed(error)) })
-    let stderr = OutputWriter(fileDescriptor: 2)
+    // `replay --check` prints only its verdict (ReplayCommand, on its own): not the replayed
+    // run's warnings and rejected lines either.
+    let stderr = OutputWriter(fileDescriptor: run.discardsOutput ? Self.discardDescriptor : 2)
     let json = run.json
     let style = run.style
     let mode = run.mode
