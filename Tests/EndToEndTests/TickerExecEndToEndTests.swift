@@ -198,13 +198,15 @@ import Testing
   }
 
   /// A command that closes stdout but keeps running: the feed ends, the command is torn down
-  /// (not waited for), and that is not a failure.
-  @Test func aCommandThatClosesStdoutIsTornDown() async throws {
+  /// (not waited for), and that is not a failure — however the command answers the teardown's
+  /// SIGTERM, dying of it or exiting with a status of its own.
+  @Test(arguments: ["exec sleep 100", "trap 'exit 3' TERM; sleep 100 & wait"])
+  func aCommandThatClosesStdoutIsTornDown(rest: String) async throws {
     let directory = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outcome = try await LoadctlProcess.run([
       "ticker", "--json", "--kill-after", "300ms", "--exec",
-      "echo $$ > \(directory)/pids; echo 100; exec >&-; exec sleep 100",
+      "echo $$ > \(directory)/pids; echo 100; exec >&-; \(rest)",
     ])
     #expect(outcome.termination == .exited(0))
     #expect(outcome.stderr == "")

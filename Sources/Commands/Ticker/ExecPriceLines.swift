@@ -63,7 +63,9 @@ package struct ExecPriceLines: LivePriceSource {
     guard run.result, !Task.isCancelled else { return .stopped }
     switch run.termination {
     case .exited(0): return .sourceFinished
-    case .signalled where child?.endedByTeardown == true: return .sourceFinished
+    // Torn down by this run (it closed stdout while still running): however it answered the
+    // teardown, by dying or by an exit status of its own, its feed simply ended.
+    case _ where child?.endedAfterTeardown == true: return .sourceFinished
     default:
       return .failed(ExternalCommand.failure("command", run.termination, run.stderrTail))
     }

@@ -26,6 +26,9 @@ package final class ChildProcess: Sendable {
     package var byTeardown = false
     /// The teardown sent SIGKILL: the command was still alive after its `killAfter` grace.
     package var neededKill = false
+    /// The teardown had signalled the group before the command ended: its end, a signal or an
+    /// exit status of its own (`trap 'exit 3' TERM`), answers the teardown.
+    package var afterTeardown = false
   }
 
   private struct State {
@@ -74,6 +77,10 @@ package final class ChildProcess: Sendable {
 
   /// Whether the command died by a signal of its teardown; `false` until it was reaped.
   package var endedByTeardown: Bool { state.withLock { $0.ending?.byTeardown ?? false } }
+  /// Whether the command ended after the teardown signalled it (``Ending/afterTeardown``).
+  package var endedAfterTeardown: Bool {
+    state.withLock { $0.ending?.afterTeardown ?? false }
+  }
 
   /// Consumer: the next stdout bytes, waiting for some; `nil` at the end or once stopped.
   func next() async -> [UInt8]? {
@@ -207,7 +214,7 @@ package final class ChildProcess: Sendable {
         finish(
           Ending(
             termination: termination, stderrTail: tail.finish(), byTeardown: byTeardown,
-            neededKill: neededKill))
+            neededKill: neededKill, afterTeardown: signalled))
         return
       }
     }
