@@ -56,7 +56,7 @@ enum ValueValidator {
     case .url:
       guard isURL(text) else {
         throw ValueProblem(
-          "invalid URL '\(URLAuthority.redactingUserinfo(text))' for '\(name)' (use "
+          "invalid URL '\(URLAuthority.redactingLikelyUserinfo(text))' for '\(name)' (use "
             + "scheme://host, such as http://localhost:8080)")
       }
     case .choice(let choices):

@@ -93,8 +93,8 @@ package enum ExternalCommand {
   /// in the URL (they would show in `ps`; send an `Authorization` header instead). The message
   /// shows the URL without its userinfo.
   package static func urlProblem(_ url: String) -> String? {
-    let shown = URLAuthority.redactingUserinfo(url)
-    let scheme = url.prefix { $0 != ":" }.lowercased()
+    let shown = URLAuthority.redactingLikelyUserinfo(url)
+    let scheme = shown.prefix { $0 != ":" }.lowercased()
     guard scheme == "http" || scheme == "https" else {
       return "unsupported URL scheme '\(scheme)' in '\(shown)' (use http or https)"
     }

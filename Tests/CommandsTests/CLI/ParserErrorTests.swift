@@ -79,6 +79,13 @@ import Testing
       ["run", "http://h:99999"],
       "invalid URL 'http://h:99999' for '<url>' (use scheme://host, such as http://localhost:8080)"
     ),
+    (
+      ["run", "http:/u:S3CRET@h"],
+      "invalid URL 'http:/<redacted>@h' for '<url>' (use scheme://host, such as "
+        + "http://localhost:8080)"
+    ),
+    (["run", "http://a", "http:/u:S3CRET@b"], "unexpected argument 'http:/<redacted>@b'"),
+    (["u:S3CRET@h"], "unknown subcommand '<redacted>@h'"),
     (["run"], "missing argument '<url>'"),
     (["run", "http://a", "http://b"], "unexpected argument 'http://b'"),
     (
