@@ -98,6 +98,16 @@ enum ValueValidator {
     return value
   }
 
+  /// `text` read by ``parseDuration(_:)``, once it is known to be more than zero.
+  /// - Throws: ``ValueProblem`` when it is not a duration, or when it is `0`.
+  static func positiveDuration(_ text: String, name: String) throws(ValueProblem) -> Duration {
+    let value = try duration(text, name: name)
+    guard value > .zero else {
+      throw ValueProblem("invalid value '\(text)' for '\(name)' (must be more than 0)")
+    }
+    return value
+  }
+
   /// The position of `text` among `choices`.
   /// - Throws: ``ValueProblem`` listing the choices when it is none of them.
   static func choice(_ text: String, among choices: [String], name: String) throws(ValueProblem)

@@ -43,6 +43,18 @@ import Testing
     (["run", "-l"], "missing value for '--latency'"),
     (["run", "-nr"], "missing value for '--rate'"),
     (["tick", "--speed", "-inf"], "missing value for '--speed'"),
+    (
+      ["run", "--latency", "-1s", "http://h"],
+      "invalid duration '-1s' for '--latency' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
+    ),
+    (
+      ["run", "-l", "-.5s", "http://h"],
+      "invalid duration '-.5s' for '--latency' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
+    ),
+    (["run", "--rate", "-5x", "http://h"], "invalid integer '-5x' for '--rate'"),
+    (["run", "-1s", "http://h"], "unknown option '-1s'"),
     (["run", "--json=yes", "http://h"], "option '--json' does not take a value"),
     (["run", "--dry-run=", "http://h"], "option '--dry-run' does not take a value"),
     (["run", "--help=yes"], "option '--help' does not take a value"),
