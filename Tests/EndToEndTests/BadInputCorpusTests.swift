@@ -190,7 +190,7 @@ extension BadInputCase {
     .usage("profile", ["-qz"], "unknown option '-qz'"),
     .usage("profile", ["--latency"], "missing value for '--latency'"),
     .usage("profile", ["--latency", "--json"], "missing value for '--latency'"),
-    .usage("profile", ["--latency", "-1s"], "missing value for '--latency'"),
+    .usage("profile", ["--latency", "-1s"], "invalid duration '-1s' for '--latency' \(durations)"),
     .usage("profile", ["--file"], "missing value for '--file'"),
     .usage("profile", ["--retries"], "missing value for '--retries'"),
     .usage("profile", ["--latency", "5"], "invalid duration '5' for '--latency' \(durations)"),
@@ -204,6 +204,15 @@ extension BadInputCase {
       "profile", ["--latency", "9223372036854775807s"],
       "invalid duration '9223372036854775807s' for '--latency' \(durations)"),
     .usage("profile", ["--timeout", "inf"], "invalid duration 'inf' for '--timeout' \(durations)"),
+    .usage(
+      "profile", ["--exec", "true", "--timeout", "0"],
+      "invalid value '0' for '--timeout' (must be more than 0)"),
+    .usage(
+      "profile", ["--url", "http://127.0.0.1:1/", "--json", "--timeout=0s"],
+      "invalid value '0s' for '--timeout' (must be more than 0)"),
+    .usage(
+      "profile", ["--exec", "true", "--timeout", "-1s"],
+      "invalid duration '-1s' for '--timeout' \(durations)"),
     .usage(
       "profile", ["--backoff", "1sec"], "invalid duration '1sec' for '--backoff' \(durations)"),
     .usage(
@@ -375,6 +384,9 @@ extension BadInputCase {
   /// `search` arrived on main after this table was written: one row of each kind shows the way.
   private static let search: [BadInputCase] = [
     .usage("search", ["--limit", "0", "q"], "invalid value '0' for '--limit' (must be 1 or more)"),
+    .usage(
+      "search", ["--exec", "cat", "--timeout", "0", "q"],
+      "invalid value '0' for '--timeout' (must be more than 0)"),
     .badFile(
       "search", ["--corpus", "{tmp}", "q"], "cannot read '{tmp}' for --corpus: it is a directory"),
     .badLine("search", Array("+1x swift".utf8), "invalid time prefix '+1x' \(prefixForms)"),

@@ -187,6 +187,33 @@ import Testing
     try await expectNoSecretEchoed(["profile", "--url", "http://me:S3CRET@/me"])
   }
 
+  /// A URL too malformed for the authority to follow `://` (`http:/…`, `http:///…`, no scheme,
+  /// a `--url` template) still has its userinfo redacted, on stderr and in the `error` event.
+  @Test(arguments: [
+    ["profile", "--url", "http:/user:S3CRET@127.0.0.1:18081/profile"],
+    ["profile", "--url", "http:///user:S3CRET@127.0.0.1:18081/profile"],
+    ["profile", "--url", "user:S3CRET@127.0.0.1:18081/profile"],
+    ["search", "--url", "http:/u:S3CRET@h/?q={query}", "x"],
+    ["profile", "http:/user:S3CRET@127.0.0.1:18081/profile"],
+  ])
+  func aMalformedURLIsNotEchoedWithItsCredentials(arguments: [String]) async throws {
+    for json in [false, true] {
+      let outcome = try await LoadctlProcess.run(arguments + (json ? ["--json"] : []))
+      #expect(outcome.termination == .exited(64), "\(outcome)")
+      #expect(!outcome.stderr.contains("S3CRET"), "\(outcome.stderr)")
+      #expect(outcome.stderr.hasPrefix("Error: "), "\(outcome.stderr)")
+      #expect(outcome.stderr.contains("<redacted>@"), "\(outcome.stderr)")
+      #expect(outcome.stdout.allSatisfy { !$0.contains("S3CRET") }, "\(outcome.stdout)")
+      if json {
+        let events = try JSONLines.parse(outcome.stdout)
+        #expect(events.map(\.event) == ["error"])
+        #expect(events.first?.string("message")?.contains("<redacted>@") == true)
+      } else {
+        #expect(outcome.stdout.isEmpty)
+      }
+    }
+  }
+
   /// Runs `arguments`, a usage error because of a secret, and expects the secret nowhere in the
   /// output and a URL's userinfo shown as `<redacted>`.
   private func expectNoSecretEchoed(_ arguments: [String]) async throws {

@@ -3,8 +3,10 @@
 /// Accepted forms: `--name value`, `--name=value`, `-q`, clustered flags (`-qx`), a
 /// value-taking short option last in a cluster (`-ql 300ms`), and `--` to end options.
 /// Global options may come before or after the subcommand; a subcommand's own options only
-/// after it. A value may not start with `-` unless it is a negative number or `-` itself
-/// (use `--name=-text` otherwise). Giving a non-repeatable option twice keeps the last value.
+/// after it. A value may not start with `-` unless it is a negative number, `-` itself, or,
+/// right after an option that takes a value, `-` and a digit or `.` such as `-1s`, which no
+/// option could be (use `--name=-text` otherwise). Giving a non-repeatable option twice keeps
+/// the last value.
 /// `-h`/`--help` anywhere before `--` asks for help; it wins over `--version`, and both win
 /// over errors elsewhere on the line (except an unknown subcommand, for which there is no
 /// help to show). A line with no subcommand, only global options, shows the top-level help;
@@ -147,10 +149,20 @@ private struct ArgumentScanner {
     }
   }
 
+  /// Whether `argument` is shaped like a negative number or duration, such as `-1s` or `-.5`:
+  /// never an option, since short options are letters, so the value of the option before it.
+  static func looksNegative(_ argument: String) -> Bool {
+    let second = argument.dropFirst().first
+    return argument.hasPrefix("-")
+      && second.map { $0.isASCII && ($0.isNumber || $0 == ".") } == true
+  }
+
   private func nextValue(
     for option: OptionSpec, from arguments: [String], at index: inout Int
   ) throws(UsageError) -> String {
-    guard index < arguments.count, !Self.looksLikeOption(arguments[index]) else {
+    guard index < arguments.count,
+      !Self.looksLikeOption(arguments[index]) || Self.looksNegative(arguments[index])
+    else {
       throw .missingValue(option.longForm, command: command?.name)
     }
     index += 1

@@ -64,8 +64,12 @@ package struct UsageError: Error, Equatable, Sendable {
     Self(.misplacedOption, "option '\(text)' must come after its subcommand", command: nil)
   }
 
+  /// `text` is shown as a URL would be (``URLAuthority/redactingLikelyUserinfo(_:)``): it may
+  /// be a URL with a password, typed without its option.
   static func unknownSubcommand(_ text: String, suggestion: String?) -> Self {
-    Self(.unknownSubcommand, "unknown subcommand '\(text)'", command: nil, suggestion: suggestion)
+    let shown = URLAuthority.redactingLikelyUserinfo(text)
+    return Self(
+      .unknownSubcommand, "unknown subcommand '\(shown)'", command: nil, suggestion: suggestion)
   }
 
   static func inapplicableOption(_ text: String, command: String) -> Self {
@@ -95,7 +99,10 @@ package struct UsageError: Error, Equatable, Sendable {
     Self(.missingArgument, "missing argument '\(name)'", command: command)
   }
 
+  /// `text` is shown as a URL would be (``URLAuthority/redactingLikelyUserinfo(_:)``): it may
+  /// be a URL with a password, typed without its option.
   static func unexpectedArgument(_ text: String, command: String?) -> Self {
-    Self(.unexpectedArgument, "unexpected argument '\(text)'", command: command)
+    let shown = URLAuthority.redactingLikelyUserinfo(text)
+    return Self(.unexpectedArgument, "unexpected argument '\(shown)'", command: command)
   }
 }

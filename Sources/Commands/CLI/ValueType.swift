@@ -72,6 +72,14 @@ extension ValueType<Duration> {
       try ValueValidator.duration(text, name: name)
     }
   }
+
+  /// A duration more than zero, such as a timeout, for which `0` could only be a mistake;
+  /// help and completions show it as any ``duration``.
+  static var positiveDuration: Self {
+    Self(kind: .duration) { text, name throws(ValueProblem) in
+      try ValueValidator.positiveDuration(text, name: name)
+    }
+  }
 }
 
 extension ValueType where Value: RawRepresentable<String> {

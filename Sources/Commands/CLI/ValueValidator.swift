@@ -56,7 +56,7 @@ enum ValueValidator {
     case .url:
       guard isURL(text) else {
         throw ValueProblem(
-          "invalid URL '\(URLAuthority.redactingUserinfo(text))' for '\(name)' (use "
+          "invalid URL '\(URLAuthority.redactingLikelyUserinfo(text))' for '\(name)' (use "
             + "scheme://host, such as http://localhost:8080)")
       }
     case .choice(let choices):
@@ -94,6 +94,16 @@ enum ValueValidator {
   static func duration(_ text: String, name: String) throws(ValueProblem) -> Duration {
     guard let value = parseDuration(text) else {
       throw ValueProblem("invalid duration '\(text)' for '\(name)' (\(durationForms))")
+    }
+    return value
+  }
+
+  /// `text` read by ``parseDuration(_:)``, once it is known to be more than zero.
+  /// - Throws: ``ValueProblem`` when it is not a duration, or when it is `0`.
+  static func positiveDuration(_ text: String, name: String) throws(ValueProblem) -> Duration {
+    let value = try duration(text, name: name)
+    guard value > .zero else {
+      throw ValueProblem("invalid value '\(text)' for '\(name)' (must be more than 0)")
     }
     return value
   }

@@ -93,8 +93,8 @@ package enum ExternalCommand {
   /// in the URL (they would show in `ps`; send an `Authorization` header instead). The message
   /// shows the URL without its userinfo.
   package static func urlProblem(_ url: String) -> String? {
-    let shown = URLAuthority.redactingUserinfo(url)
-    let scheme = url.prefix { $0 != ":" }.lowercased()
+    let shown = URLAuthority.redactingLikelyUserinfo(url)
+    let scheme = shown.prefix { $0 != ":" }.lowercased()
     guard scheme == "http" || scheme == "https" else {
       return "unsupported URL scheme '\(scheme)' in '\(shown)' (use http or https)"
     }
@@ -225,9 +225,12 @@ extension ExternalCommand {
     package let killAfter: Duration
 
     /// curl's arguments: options and the URL, no header.
+    ///
+    /// `--max-time` is at least `0.001`: curl counts it in whole milliseconds, and reads less
+    /// than one as `0`, no limit at all.
     package var arguments: [String] {
       let (seconds, attoseconds) = timeout.components
-      let maxTime = Double(seconds) + Double(attoseconds) / 1e18
+      let maxTime = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
       var arguments = ["-fsSL", "--globoff", "--max-time", String(maxTime)]
       if !headers.isEmpty { arguments += ["--config", "-"] }
       return arguments + ["--", url]

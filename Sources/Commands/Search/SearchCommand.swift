@@ -37,7 +37,8 @@ package enum SearchCommand: Subcommand {
     static let header = OptionKey.values(
       "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.")
     static let timeout = OptionKey.value(
-      "timeout", .duration, help: "Timeout of each --exec or --url request.", default: "10s")
+      "timeout", .positiveDuration, help: "Timeout of each --exec or --url request.",
+      default: "10s")
     static let killAfter = OptionKey.value(
       "kill-after", .duration,
       help: "When a request is cancelled, wait this long after SIGTERM before SIGKILL.",

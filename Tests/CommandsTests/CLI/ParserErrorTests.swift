@@ -43,6 +43,18 @@ import Testing
     (["run", "-l"], "missing value for '--latency'"),
     (["run", "-nr"], "missing value for '--rate'"),
     (["tick", "--speed", "-inf"], "missing value for '--speed'"),
+    (
+      ["run", "--latency", "-1s", "http://h"],
+      "invalid duration '-1s' for '--latency' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
+    ),
+    (
+      ["run", "-l", "-.5s", "http://h"],
+      "invalid duration '-.5s' for '--latency' (use a number with a unit, at most 1000000000s: "
+        + "250us, 300ms, 1.5s, 2m, 1h)"
+    ),
+    (["run", "--rate", "-5x", "http://h"], "invalid integer '-5x' for '--rate'"),
+    (["run", "-1s", "http://h"], "unknown option '-1s'"),
     (["run", "--json=yes", "http://h"], "option '--json' does not take a value"),
     (["run", "--dry-run=", "http://h"], "option '--dry-run' does not take a value"),
     (["run", "--help=yes"], "option '--help' does not take a value"),
@@ -79,6 +91,13 @@ import Testing
       ["run", "http://h:99999"],
       "invalid URL 'http://h:99999' for '<url>' (use scheme://host, such as http://localhost:8080)"
     ),
+    (
+      ["run", "http:/u:S3CRET@h"],
+      "invalid URL 'http:/<redacted>@h' for '<url>' (use scheme://host, such as "
+        + "http://localhost:8080)"
+    ),
+    (["run", "http://a", "http:/u:S3CRET@b"], "unexpected argument 'http:/<redacted>@b'"),
+    (["u:S3CRET@h"], "unknown subcommand '<redacted>@h'"),
     (["run"], "missing argument '<url>'"),
     (["run", "http://a", "http://b"], "unexpected argument 'http://b'"),
     (

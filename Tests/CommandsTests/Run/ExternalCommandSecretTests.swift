@@ -19,6 +19,56 @@ import Testing
     #expect(URLAuthority.redactingUserinfo(url) == shown)
   }
 
+  /// What an error quotes of text given as a URL: userinfo goes whatever the shape around it.
+  @Test(arguments: [
+    ("http:/user:pw@127.0.0.1:18081/profile", "http:/<redacted>@127.0.0.1:18081/profile"),
+    ("http:///user:pw@127.0.0.1:18081/profile", "http:///<redacted>@127.0.0.1:18081/profile"),
+    ("http:////u@h", "http:////<redacted>@h"), ("//u:pw@h/p", "//<redacted>@h/p"),
+    ("http:/u:pw@h/?q={query}", "http:/<redacted>@h/?q={query}"),
+    ("user:pw@host/p@x", "<redacted>@host/p@x"), ("token@host", "<redacted>@host"),
+    ("http:u:pw@h", "<redacted>@h"), ("http:/a@b@h:1/x@y", "http:/<redacted>@h:1/x@y"),
+    ("a@b://x", "<redacted>@b://x"), ("not a url @ all", "<redacted>@ all"),
+    ("http:/h/p@x", "http:/h/p@x"), ("h?x=a@b", "h?x=a@b"), ("h#a@b", "h#a@b"),
+    ("localhost:8080", "localhost:8080"), ("", ""), ("@", "<redacted>@"),
+  ])
+  func aMalformedURLsLikelyUserinfoIsRedacted(text: String, shown: String) {
+    #expect(URLAuthority.redactingLikelyUserinfo(text) == shown)
+  }
+
+  /// On a URL shaped `scheme://…`, the two redactions agree.
+  @Test(arguments: [
+    "https://me:pw@example.com/p?q=1", "http://token@h", "http://a@b@h:8080/x@y",
+    "HTTP://u:p@[::1]:80/", "http://h/p@x", "http://h?x=a@b", "http://h#a@b", "http://",
+  ])
+  func bothRedactionsAgreeOnAWellFormedURL(url: String) {
+    #expect(URLAuthority.redactingLikelyUserinfo(url) == URLAuthority.redactingUserinfo(url))
+  }
+
+  @Test(arguments: [
+    "http:/user:S3CRET@127.0.0.1:18081/profile", "http:///user:S3CRET@127.0.0.1:18081/profile",
+    "user:S3CRET@h", "S3CRET@h", "http:S3CRET@h", "http:/u:S3CRET@h/?q={query}",
+  ])
+  func aURLOfTheWrongShapeIsQuotedWithoutItsCredentials(url: String) throws {
+    let problem = try #require(ValueValidator.problem(with: url, kind: .url, name: "--url"))
+    #expect(problem.hasPrefix("invalid URL '"), "\(problem)")
+    #expect(problem.contains("<redacted>@"), "\(problem)")
+    #expect(!problem.contains("S3CRET"), "\(problem)")
+  }
+
+  /// A URL typed without its option is quoted as an argument, without its credentials.
+  @Test(arguments: [
+    (["profile", "http:/u:S3CRET@h/"], "unexpected argument 'http:/<redacted>@h/'"),
+    (["profile", "https://u:S3CRET@h/"], "unexpected argument 'https://<redacted>@h/'"),
+    (["https://u:S3CRET@h/"], "unknown subcommand 'https://<redacted>@h/'"),
+    (["help", "u:S3CRET@h"], "unknown subcommand '<redacted>@h'"),
+  ])
+  func aStrayURLIsQuotedWithoutItsCredentials(arguments: [String], message: String) {
+    let error = #expect(throws: UsageError.self) {
+      try parse(arguments, spec: CommandTable.program)
+    }
+    #expect(error?.message == message)
+  }
+
   @Test(arguments: [
     ("https://me:S3CRET@h/", "credentials in URLs are not supported: 'https://<redacted>@h/'"),
     ("ftp://me:S3CRET@h/", "unsupported URL scheme 'ftp' in 'ftp://<redacted>@h/'"),

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import LoadctlCommands
+
+/// `--timeout` is more than zero wherever it is an option: `0` used to fail every `--exec`
+/// command at once ("timed out after 0s") while curl read `--max-time 0` as no limit.
+@Suite struct TimeoutOptionTests {
+  /// The subcommands with a `--timeout`, from the real table.
+  static let commands = CommandTable.program.commands
+    .filter { $0.options.contains { $0.name == "timeout" } }.map(\.name)
+
+  @Test func profileAndSearchHaveATimeout() {
+    #expect(Set(Self.commands).isSuperset(of: ["profile", "search"]))
+  }
+
+  @Test(arguments: ["0", "0s", "0.0ms", "0ns"])
+  func aZeroDurationIsNotPositive(text: String) {
+    #expect(throws: ValueProblem("invalid value '\(text)' for '--timeout' (must be more than 0)")) {
+      try ValueValidator.positiveDuration(text, name: "--timeout")
+    }
+  }
+
+  @Test func anyDurationAboveZeroIsPositive() throws {
+    #expect(try ValueValidator.positiveDuration("1ns", name: "--timeout") == .nanoseconds(1))
+    #expect(try ValueValidator.positiveDuration("10s", name: "--timeout") == .seconds(10))
+    #expect(throws: ValueProblem.self) { try ValueValidator.positiveDuration("x", name: "--t") }
+  }
+
+  @Test(arguments: commands, [["--timeout", "0"], ["--timeout=0s"]])
+  func aZeroTimeoutIsAUsageError(command: String, timeout: [String]) {
+    let error = #expect(throws: UsageError.self) {
+      try parse([command, "--exec", "true"] + timeout, spec: CommandTable.program)
+    }
+    #expect(error?.command == command)
+    #expect(error?.message.hasSuffix("for '--timeout' (must be more than 0)") == true)
+    #expect(error?.exitCode == 64)
+  }
+
+  /// `-1s` right after `--timeout` is its value, refused as a duration, as `--timeout=-1s` is;
+  /// it used to read as an option, leaving `--timeout` without a value.
+  @Test(arguments: commands, [["--timeout", "-1s"], ["--timeout=-1s"]])
+  func aNegativeTimeoutIsAnInvalidDuration(command: String, timeout: [String]) {
+    let error = #expect(throws: UsageError.self) {
+      try parse([command, "--exec", "true"] + timeout, spec: CommandTable.program)
+    }
+    #expect(error?.message == "invalid duration '-1s' for '--timeout' (\(durationForms))")
+  }
+
+  /// curl counts `--max-time` in whole milliseconds and reads less than one as no limit.
+  @Test(arguments: [
+    (Duration.nanoseconds(1), "0.001"), (.microseconds(500), "0.001"), (.milliseconds(1), "0.001"),
+    (.milliseconds(1500), "1.5"),
+  ])
+  func curlsMaxTimeIsAtLeastOneMillisecond(timeout: Duration, maxTime: String) {
+    let request = ExternalCommand.CurlRequest(
+      curl: "/usr/bin/curl", url: "http://h/", headers: [], timeout: timeout,
+      killAfter: .seconds(1))
+    #expect(request.arguments == ["-fsSL", "--globoff", "--max-time", maxTime, "--", "http://h/"])
+  }
+}
