@@ -234,6 +234,8 @@ extension BadInputCase {
     .usage(
       "profile", ["--input="], "empty path for '--input' (use a file path, or - for standard input)"
     ),
+    .usage("profile", ["--record", ""], "empty path for '--record' (use a file path)"),
+    .usage("counter", ["--trace="], "empty path for '--trace' (use a file path)"),
     .usage(
       "profile", ["--file", "-", "--input", "-"],
       "'--file -' and '--input -' cannot both read standard input"),

@@ -273,11 +273,8 @@ private struct ArgumentScanner {
     default:
       var invocation = Invocation(
         command: command.name, options: scope(of: command), positionals: positionals)
-      let written = [CommandTable.traceOption.spec.name, CommandTable.recordOption.spec.name]
       invocation.readFiles = program.options(for: command).flatMap { option in
-        guard option.kind == .value(.file), !written.contains(option.name) else {
-          return [String]()
-        }
+        guard option.kind == .value(.file) else { return [String]() }
         return given[option.name]?.values.map(\.text) ?? []
       }
       return .run(invocation)

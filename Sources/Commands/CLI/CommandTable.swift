@@ -108,13 +108,13 @@ package enum CommandTable {
 
   /// `--trace FILE`: the run's tasks and effects in Chrome Trace Event Format.
   static let traceOption = OptionKey.value(
-    "trace", .file,
+    "trace", .outputFile,
     help: "Write the run's effects, sleeps and events to FILE in Chrome Trace Event Format "
       + "(open it in Perfetto UI or chrome://tracing).")
 
   /// `--record FILE`: a recording of the run that `loadctl replay` runs again.
   static let recordOption = OptionKey.value(
-    "record", .file,
+    "record", .outputFile,
     help: "Record the run to FILE: every input, key, signal and effect result with its time, "
       + "and every event; 'loadctl replay FILE' runs it again on virtual time "
       + "(docs/recording.md).")

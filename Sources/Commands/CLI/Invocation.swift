@@ -16,8 +16,8 @@ package struct Invocation: Sendable, Equatable {
   package let positionals: [String]
   /// The command line after the program's name, as given (for `--record`'s header).
   package var arguments: [String] = []
-  /// The files the run reads (the values given to its file options other than `--trace` and
-  /// `--record`, which it writes): `--record` must not name one of them.
+  /// The files the run reads (the values given to its options of kind ``ValueKind/file``):
+  /// `--record` and `--trace` must not name one of them.
   package var readFiles: [String] = []
   /// Every option in the command's scope, filed under its long name, which is unique there
   /// (``ProgramSpec/problems()`` checks it); read through ``OptionKey``s only.

@@ -17,6 +17,8 @@ package enum ValueKind: Sendable, Equatable {
   case duration
   /// A path, or `-` for standard input; completions offer files.
   case file
+  /// A path the run writes (`--trace`, `--record`); completions offer files.
+  case outputFile
   /// An absolute URL with a scheme and a host, such as `http://localhost:8080`.
   case url
   /// A shell command line, run with `/bin/sh -c`; completions offer command names.
@@ -35,7 +37,7 @@ package enum ValueKind: Sendable, Equatable {
     case .int, .nonNegativeInt, .positiveInt: "N"
     case .double: "NUMBER"
     case .duration: "DURATION"
-    case .file: "FILE"
+    case .file, .outputFile: "FILE"
     case .url: "URL"
     case .choice: "CHOICE"
     }

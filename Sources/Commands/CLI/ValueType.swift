@@ -22,6 +22,8 @@ extension ValueType<String> {
   static var string: Self { checked(.string) }
   /// A path, or `-` for standard input.
   static var file: Self { checked(.file) }
+  /// A path the run writes.
+  static var outputFile: Self { checked(.outputFile) }
   /// An absolute URL with a scheme and a host.
   static var url: Self { checked(.url) }
   /// A shell command line.

@@ -49,6 +49,8 @@ enum ValueValidator {
         throw ValueProblem(
           "empty path for '\(name)' (use a file path, or - for standard input)")
       }
+    case .outputFile:
+      guard !text.isEmpty else { throw ValueProblem("empty path for '\(name)' (use a file path)") }
     case .command:
       guard !text.allSatisfy(\.isWhitespace) else {
         throw ValueProblem("empty command for '\(name)'")
