@@ -13,8 +13,10 @@ import LoadctlCore
 /// Refused, because there the reference would not stay a quoted reference to data: `{query}`
 /// inside quotes (it would lose its own quotes, or be text), after a backslash, or inside
 /// arithmetic, `$(( ))` or `(( ))`, whose operands bash (not dash, Debian's `/bin/sh`) evaluates
-/// again as expressions, array subscripts and `$(…)` included. In a comment it is inert. Each
-/// non-blank stdout line is a result, in the order printed.
+/// again as expressions, array subscripts and `$(…)` included. In a comment it is inert. The
+/// template is read as dash reads it, byte by byte (``placement(of:)``); where the lexer cannot be
+/// sure that every `/bin/sh` reads it so (a `case` inside `$(…)`, bash's `$'…'`), a template with
+/// a `{query}` is refused too. Each non-blank stdout line is a result, in the order printed.
 package struct SearchExecTemplate: Sendable, Equatable {
   package static let placeholder = "{query}"
   /// The environment variable that holds the query.
@@ -31,21 +33,33 @@ package struct SearchExecTemplate: Sendable, Equatable {
   /// stays a quoted word.
   /// - Throws: `UsageError` (exit 64) naming what is wrong with it.
   package init(_ template: String) throws(UsageError) {
-    guard template.contains(Self.placeholder) || template.contains(Self.variable) else {
+    let bytes = Array(template.utf8)
+    let placeholder = Array(Self.placeholder.utf8)
+    guard
+      Self.occurrences(of: placeholder, in: bytes) > 0
+        || Self.occurrences(of: Array(Self.variable.utf8), in: bytes) > 0
+    else {
       throw UsageError.invalidValue(
         "'--exec' needs \(Self.placeholder) where the query goes, e.g. "
           + "'grep -ril -- {query} docs' (or $\(Self.variable) in a string of your own)",
         command: "search")
     }
-    guard Self.placeholdersAreBare(template) else {
+    switch Self.placement(of: template) {
+    case .bare: break
+    case .quoted:
       throw UsageError.invalidValue(
         "\(Self.placeholder) in '--exec' must stand outside quotes, backslashes and arithmetic "
           + "(it becomes \(Self.reference); in a string of your own, write $\(Self.variable)): "
           + "'\(template)'", command: "search")
+    case .unsure(let reason):
+      throw UsageError.invalidValue(
+        "cannot tell where \(Self.placeholder) stands in '--exec' (\(reason)); write "
+          + "\(Self.reference) there yourself: '\(template)'", command: "search")
     }
     self.template = template
-    self.command = template.split(separator: Self.placeholder, omittingEmptySubsequences: false)
-      .joined(separator: Self.reference)
+    let parts = bytes.split(separator: placeholder, omittingEmptySubsequences: false)
+    self.command = String(
+      decoding: Array(parts.joined(separator: Array(Self.reference.utf8))), as: UTF8.self)
   }
 
   /// The environment of the request for `query`: `base` with ``variable`` set to it.
@@ -63,49 +77,5 @@ package struct SearchExecTemplate: Sendable, Equatable {
     }
     let names = lines.filter { !$0.allSatisfy(\.isWhitespace) }
     return SearchHits(items: Array(names.prefix(limit)), total: names.count)
-  }
-
-  /// Whether every `{query}` in `template` stands outside single and double quotes and
-  /// arithmetic, and not after a backslash, as a POSIX shell reads it (one in a comment is
-  /// inert). Conservative: `"$(grep {query} f)"` is refused too, and so is `{query}` anywhere
-  /// after `((`, which bash reads as arithmetic.
-  static func placeholdersAreBare(_ template: String) -> Bool {
-    enum Context { case none, single, double, comment, arithmetic(depth: Int) }
-    let characters = Array(template)
-    let marker = Array(placeholder)
-    var context = Context.none
-    var bare = 0
-    var index = 0
-    while index < characters.count {
-      let character = characters[index]
-      switch (context, character) {
-      case (.none, _) where characters[index...].starts(with: marker),
-        (.comment, _) where characters[index...].starts(with: marker):
-        bare += 1
-        index += marker.count
-        continue
-      case (.none, "$") where characters[index...].starts(with: Array("$((")):
-        context = .arithmetic(depth: 2)
-        index += 3
-        continue
-      case (.none, "(") where characters[index...].starts(with: Array("((")):
-        context = .arithmetic(depth: 2)
-        index += 2
-        continue
-      case (.arithmetic(let depth), "("): context = .arithmetic(depth: depth + 1)
-      case (.arithmetic(let depth), ")"):
-        context = depth > 1 ? .arithmetic(depth: depth - 1) : .none
-      case (.none, "\\"), (.double, "\\"): index += 1  // the next character is escaped
-      case (.none, "'"): context = .single
-      case (.none, "\""): context = .double
-      case (.none, "#") where index == 0 || " \t\n;&|()<>".contains(characters[index - 1]):
-        context = .comment
-      case (.single, "'"), (.double, "\""), (.comment, "\n"): context = .none
-      default: break
-      }
-      index += 1
-    }
-    let all = template.split(separator: Self.placeholder, omittingEmptySubsequences: false)
-    return bare == all.count - 1
   }
 }

@@ -34,6 +34,10 @@ import Testing
     (#"printf '%s\n' ${UNSET:-{query}}"#, true),
     (#"sh -c 'printf "%s\n" "$LOADCTL_QUERY"'"#, true),
     (#"printf '%s\n' {query} # and {query} in a comment"#, true),
+    // `#` inside a word, after `$(…)`, is a character; a comment ends at the byte \n.
+    (#"printf '%s\n' $(true)#{query}"#, false),
+    ("# a comment\r\nprintf '%s\\n' {query}", true),
+    ("cat <<'EOF'\n\"\nEOF\nprintf '%s\\n' {query}", false),
   ]
 
   static let hostileQueries = [
@@ -65,10 +69,25 @@ import Testing
     "grep -- {query} f", "a {query}{query} b", #"echo "x" {query} 'y'"#, #"echo \\ {query}"#,
     "echo a#{query} # it's a comment", "grep {query} f # then {query}",
     "cat <<EOF\n{query}\nEOF", "echo $(( 1 + (2) )) {query}", #"sh -c 'grep "$LOADCTL_QUERY" f'"#,
+    // A `#` starts a comment only where a word may start, and a comment ends at the byte \n.
+    "grep -- {query} f # comment", "echo {query}#x", "(cd /tmp) # {query}", "echo $(true)#{query}",
+    "case {query} in a)#'\necho {query};; esac", "# c\r\necho {query}", "echo a\\\n#b {query}",
+    // `#` in `${…}`, `$#` and arithmetic is a character.
+    "echo ${x#*/} ${#x} $# $((2#10)) {query}", "echo ${x:-a #b} {query}",
+    // Quotes in a here-document's lines are characters; `{query}` there is not split.
+    "cat <<EOF\n\"'\nEOF\necho {query}", "cat <<'EOF'\n\"\nEOF\necho {query}",
+    "cat <<-EOF\n\t\"\n\tEOF\necho {query}", "cat <<EOF\n$(echo {query})\nEOF",
+    // A quote is a quote, whatever combining mark follows it.
+    "echo \"\u{301}\" {query}", "echo {query}\u{301}", "x=`printf '%s' {query}`",
   ])
   func barePlaceholdersAreAccepted(template: String) throws {
-    #expect(SearchExecTemplate.placeholdersAreBare(template))
     _ = try SearchExecTemplate(template)
+  }
+
+  @Test func aPlaceholderIsReplacedWhateverFollowsIt() throws {
+    #expect(
+      try SearchExecTemplate("echo {query}\u{301} {query}\r\n").command
+        == "echo \"$LOADCTL_QUERY\"\u{301} \"$LOADCTL_QUERY\"\r\n")
   }
 
   @Test(arguments: [
@@ -76,6 +95,21 @@ import Testing
     "grep {query} '{query}' f", #"grep 'it''s {query}' f"#,
     // Arithmetic: bash evaluates the operand's text again, `x[$(cmd)]` included.
     "echo $(( {query} ))", "echo $(( (1 + {query}) ))", "(( {query} > 1 )) && echo y",
+    "(( 1 )) && echo {query}",
+    // A `#` right after a `$(…)`, a `${…}`, a quote or a line continuation is a character.
+    #"echo $(true)#"{query}""#, #"echo ${x-}#"{query}""#, ##"echo "a"#"{query}""##,
+    "echo a\\\n#\"{query}\"", #"echo ${x:-a #"{query}"}"#, "echo $(echo a # )\n)#\"{query}\"",
+    // dash ends arithmetic at its first `))`, in quotes or not (bash does not, and is refused).
+    #"echo $(( "))" )) {query} ""#,
+    // A comment ends at the byte \n, not at the character "\r\n".
+    "# c\r\necho \"{query}\"", "# c\r\necho $(( {query} ))", "# c\r\necho '{query}'",
+    // A quote followed by a combining mark is a quote.
+    "echo \"\u{301}{query}\"", "echo '\u{301}{query}'",
+    // `$(…)` in double quotes, and a backquoted command once its backslashes are removed.
+    #"echo "$(echo " {query} ")""#, #"echo `echo \\\"{query}\\\"`"#,
+    // Quotes in a here-document's lines are characters, up to its delimiter line.
+    "cat <<EOF\n\"\nEOF\necho \"{query}\"", "cat <<'EOF'\n\"\nEOF\necho \"{query}\"",
+    "cat <<-EOF\n\t\"\n\tEOF\necho \"{query}\"", "cat <<A; cat <<B\n\"\nA\nB\necho \"{query}\"",
   ])
   func aQuotedEscapedOrArithmeticPlaceholderIsAUsageError(template: String) {
     let error = #expect(throws: UsageError.self) { try SearchExecTemplate(template) }
@@ -84,6 +118,45 @@ import Testing
         == "{query} in '--exec' must stand outside quotes, backslashes and arithmetic (it "
         + #"becomes "$LOADCTL_QUERY"; in a string of your own, write $LOADCTL_QUERY): '"#
         + template + "'")
+  }
+
+  /// Syntax that the lexer does not follow, or that dash and bash read differently.
+  @Test(arguments: [
+    ("x=$(case {query} in a) echo y;; esac)", "a case inside $(…)"),
+    (#"echo $(case x in a) true;; esac)#"{query}""#, "a case inside $(…)"),
+    (#"printf $'%s\n' {query}"#, "a $'…' with a backslash"),
+    (#"echo $(( "1" )) {query}"#, "a quote inside arithmetic"),
+    (#"echo "${x:-'}'}" {query}"#, "a ' inside a quoted ${…}"),
+    ("cat <<EOF\nEO\\\nF\necho {query}\nEOF", "a line continuation in a here-document"),
+    (
+      "cat <<EOF\n$(echo a\nEOF\necho b)\nEOF\necho {query}",
+      "a substitution across lines of a here-document"
+    ),
+    (
+      "cat <<EOF\n`echo \\\"a\\\"`\nEOF\necho {query}",
+      #"a \" inside backquotes in a here-document or arithmetic"#
+    ),
+    ("cat <<$x\n$x\necho {query}", "a here-document delimiter with $ or `"),
+    ("echo $(cat <<EOF)\nx\nEOF\necho {query}", "a here-document that $(…) does not finish"),
+    ("echo {query} \"", "an unterminated quote"),
+  ])
+  func syntaxTheLexerCannotFollowIsAUsageError(template: String, reason: String) {
+    let error = #expect(throws: UsageError.self) { try SearchExecTemplate(template) }
+    #expect(
+      error?.message
+        == "cannot tell where {query} stands in '--exec' (\(reason)); write \"$LOADCTL_QUERY\" "
+        + "there yourself: '\(template)'")
+  }
+
+  @Test func deepNestingIsRefusedWithoutExhaustingTheStack() {
+    for opening in [#""$("#, "${x:-", "$((", "$("] {
+      let template = String(repeating: opening, count: 100_000) + "{query}"
+      let error = #expect(throws: UsageError.self) { try SearchExecTemplate(template) }
+      #expect(
+        error?.message.hasPrefix(
+          "cannot tell where {query} stands in '--exec' (quotes or substitutions nested over 100 "
+            + "deep)") == true)
+    }
   }
 
   @Test func aTemplateWithoutTheQueryIsAUsageError() {
