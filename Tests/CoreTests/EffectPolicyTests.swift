@@ -145,6 +145,31 @@ private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds
     #expect(harness.state.got == [1, 3])
   }
 
+  /// A cancelled effect is no longer in flight, so `drop` takes the next one, but starts it only
+  /// once the cancelled one has ended: two never run at once (a command torn down while the
+  /// next one starts would overlap it). What comes meanwhile is dropped.
+  @Test func dropWaitsForACancelledEffectToEndBeforeTheNextStarts() {
+    let harness = makeHarness(.drop)
+    harness.send(.go(1))
+    harness.yield(.cancel)
+    harness.yield(.go(2))
+    harness.yield(.go(3))
+    harness.clock.drain()
+    let lines = harness.take()
+    #expect(
+      lines.filter { !$0.hasPrefix("cleanup") } == [
+        "apply go(1)", "start load#1", "apply cancel", "apply go(2)", "queue load#2",
+        "apply go(3)", "drop load#3", "end load#1 cancelled", "start load#2",
+      ])
+    // load#2 starts after load#1's cleanup has ended.
+    #expect(
+      (lines.firstIndex(of: "cleanup 1 end") ?? .max) < (lines.firstIndex(of: "start load#2") ?? 0),
+      "\(lines)")
+    harness.clock.advance(by: .seconds(1))
+    #expect(harness.take() == ["apply got(2)", "end load#2 finished"])
+    #expect(harness.state.got == [2])
+  }
+
   @Test func queueRunsOneAtATimeInOrder() {
     let harness = makeHarness(.queue)
     harness.yield(.go(1))

@@ -130,7 +130,8 @@ public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 public enum EffectPolicy: String, Sendable, CaseIterable {
   /// Cancel the running effect, wait until it has ended, then start the new one.
   case latest
-  /// Ignore the new effect while one is in flight: a disabled button.
+  /// Ignore the new effect while one is in flight: a disabled button. One cancelled but still
+  /// ending is not in flight: the new effect starts once it has ended (two never run at once).
   case drop
   /// Start the new effect after the ones before it have ended, in order.
   case queue

@@ -40,7 +40,10 @@
     case .parallel:
       return start(info, effect)
     case .drop:
-      return busy || queued ? [.dropped(info)] : start(info, effect)
+      // A cancelled one still unwinding is not in flight, but the new one waits for it to end:
+      // two never run at once.
+      if busy || queued { return [.dropped(info)] }
+      return isUnwinding(id) ? enqueue(info, effect, id) : start(info, effect)
     case .queue:
       return queued || isUnwinding(id) ? enqueue(info, effect, id) : start(info, effect)
     case .latest:
