@@ -29,6 +29,14 @@ import Testing
     #expect(EventOutput.milliseconds(maxDuration) == 1_000_000_000_000)
   }
 
+  /// A virtual run's clock goes past the cap by summing capped waits (`--retries 14` backoffs of
+  /// 1e9 s, 9,300 ticks of 1e9 s): an `elapsed_ms` past 2^63 microseconds trapped, SIGILL.
+  @Test func aVirtualClockPastInt64MicrosecondsIsWrittenNotATrap() {
+    #expect(EventOutput.milliseconds(.seconds(16_383_000_000_000)) == 16_383_000_000_000_000)
+    #expect(EventOutput.milliseconds(.seconds(Int64.max)) == Double(Int64.max) * 1000)
+    #expect(EventOutput.milliseconds(.milliseconds(1500)) == 1500)
+  }
+
   @Test func theCapDoubledAsOftenAsABackoffStillFitsASleepDeadline() {
     let longestBackoff = maxDuration * (1 << 20)
     #expect(longestBackoff.components.seconds == 1_048_576_000_000_000)

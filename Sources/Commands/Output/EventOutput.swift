@@ -176,8 +176,12 @@ package final class EventOutput: Sendable {
   /// Milliseconds with microsecond precision, for `elapsed_ms`.
   package static func milliseconds(_ duration: Duration) -> Double {
     let (seconds, attoseconds) = duration.components
-    let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-    return Double(micros) / 1000
+    let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+    guard !overflow else {
+      // Past ~292,000 years (a virtual clock's): milliseconds as a double, whole ones.
+      return (Double(seconds) * 1000).rounded()
+    }
+    return Double(micros + attoseconds / 1_000_000_000_000) / 1000
   }
 
   /// `  1.002s`: seconds with milliseconds, right-aligned to 8 columns.
