@@ -145,6 +145,11 @@ import Testing
     let events = try JSONLines.parse(loadctl.stdoutLines)
     #expect(events.last?.event == "end")
     #expect(events.last?.string("reason") == "hangup")
+    if SchemaValidator.isAvailable {
+      // `hangup` is a documented reason: the output validates.
+      let schema = SchemaValidator.schema(for: "profile")
+      #expect(try await SchemaValidator.failures(of: loadctl.stdoutLines, schema: schema) == [])
+    }
     let written = try Data(contentsOf: URL(fileURLWithPath: trace))
     #expect((try? JSONSerialization.jsonObject(with: written)) != nil, "the trace is JSON")
   }
