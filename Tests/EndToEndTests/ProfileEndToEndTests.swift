@@ -117,6 +117,34 @@ import Testing
     }
   }
 
+  /// A `quit` line ends the run as the `q` key does: a load or a retry's backoff in flight is
+  /// cancelled, and the final state says so (it once stayed `loading`, or kept its retry
+  /// pending). A run whose last attempt failed still ends failed.
+  @Test(arguments: [
+    ("quit\n", ["--latency", "100ms"], "idle", 0),
+    (
+      "+150ms quit\n", ["--fail", "x", "--retries", "2", "--backoff", "1s", "--latency", "100ms"],
+      "failed", 1
+    ),
+  ])
+  func aQuitLineCancelsWhatIsInFlight(
+    script: String, options: [String], final: String, status: Int32
+  ) async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--clock", "virtual", "--input", "-"] + options,
+      stdin: .text(script))
+    #expect(outcome.termination == .exited(status), "\(outcome.stderr)")
+    let events = try JSONLines.parse(outcome.stdout)
+    let end = try #require(events.last)
+    #expect(end.value(at: "state.state") as? String == final, "\(outcome.stdout)")
+    #expect(end.value(at: "state.retry_pending") as? Bool != true, "\(outcome.stdout)")
+    #expect(
+      events.contains { $0.event == "effect_finished" && $0.string("outcome") == "cancelled" })
+    if SchemaValidator.isAvailable {
+      #expect(try await SchemaValidator.failures(of: outcome.stdout, schema: Self.schema) == [])
+    }
+  }
+
   @Test func profileFromFileKeepsItsFields() async throws {
     let file = try TemporaryFile(#"{"name":"Ana","city":"Porto","age":41}"#)
     let outcome = try await LoadctlProcess.run(["profile", "--file", file.path])

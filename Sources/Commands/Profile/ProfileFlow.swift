@@ -138,6 +138,9 @@ package struct ProfileFlow: Sendable {
       }
       return action == .cancel ? .ignored("not loading") : .none
     case .quit:
+      // Ends the run as the `q` key does: what was in flight is cancelled, and says so.
+      _ = state.load.cancel()
+      state.retryPending = false
       return .finishRun
     case .loadResponse(let result):
       guard state.load.finish(result) else { return .ignored("no load in flight") }
