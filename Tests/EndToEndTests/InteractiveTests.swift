@@ -142,13 +142,19 @@ import Testing
     #expect(result.output.contains("⠙ loading…") || result.output.contains("⠋ loading…"))
   }
 
-  @Test(arguments: [["NO_COLOR": "1"], ["TERM": "dumb"]])
-  func colourIsOffWhenAsked(environment: [String: String]) async throws {
+  /// No colour and no other escape code, the spinner's included, with `NO_COLOR`, `TERM=dumb`
+  /// or `--no-color` (`ESC[K`, the spinner clearing its line, once slipped through).
+  @Test(arguments: [
+    (["NO_COLOR": "1"], [String]()), (["TERM": "dumb"], []), ([:], ["--no-color"]),
+  ])
+  func colourIsOffWhenAsked(environment: [String: String], flags: [String]) async throws {
+    // A load long enough for a spinner to draw (every 80 ms) were one allowed.
     let result = try await Self.runOnTerminal(
-      [["wait", "idle → loading"], ["send", "q"]], ["profile", "-i", "--latency", "600s"],
-      environment: environment)
+      [["wait", "loaded(name"], ["send", "q"]],
+      ["profile", "-i", "--latency", "400ms"] + flags, environment: environment)
     #expect(result.termiosRestored)
     #expect(result.output.contains("profile  idle → loading"))
+    #expect(!result.output.contains("\u{1B}["), "\(result.output.debugDescription)")
   }
 
   @Test func colourIsOnAtATerminal() async throws {

@@ -77,7 +77,7 @@ package enum CommandRuntime {
     }
     let recordingFD = try Self.openRecording(run)
     let spinner =
-      loading.isEmpty || !mode.showsSpinner
+      loading.isEmpty || !mode.showsSpinner || !run.escapesAllowed
       ? nil
       : Spinner(
         isLoading: { loading.contains($0) },

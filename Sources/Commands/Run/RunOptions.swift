@@ -79,6 +79,9 @@ package struct RunOptions: Sendable {
   package var quiet: Bool
   /// Colours, from `--no-color`, the environment and whether stdout is a terminal.
   package var style: Style
+  /// Whether any terminal escape code may be written (to stdout or stderr): not with
+  /// `--no-color`, a non-empty `NO_COLOR`, or `TERM=dumb`. The spinner needs them.
+  package var escapesAllowed = true
   /// The clock and the terminal's part in the run.
   package var mode: RunMode
   /// `--trace FILE`.
@@ -104,6 +107,9 @@ package struct RunOptions: Sendable {
     command = invocation.command
     json = invocation.json
     quiet = invocation.quiet
+    escapesAllowed =
+      !invocation.noColor && (environment["NO_COLOR"] ?? "").isEmpty
+      && environment["TERM"] != "dumb"
     style = Style.detect(
       isTerminal: terminals.stdout, noColorFlag: invocation.noColor, environment: environment)
     mode = RunMode(invocation, terminals: terminals)
