@@ -65,7 +65,12 @@ import Testing
     return (termination, loadctl.stderrText)
   }
 
-  @Test(arguments: [["profile"], ["profile", "--json"]])
+  /// Answers are written as runs are: `--help`, `--version`, the manual and completions into a
+  /// full disk were once a quiet 0.
+  @Test(arguments: [
+    ["profile"], ["profile", "--json"], ["--help"], ["--version"], ["help", "--man"],
+    ["completions", "bash"],
+  ])
   func aFullDiskIsAnIOError(arguments: [String]) async throws {
     let (termination, stderr) = try await Self.outcome(arguments, stdoutPath: "/dev/full")
     #expect(termination == .exited(74))

@@ -35,12 +35,13 @@ package enum Loadctl {
     }
     switch result {
     case .version:
-      printOut("loadctl \(CommandTable.version)\n")
+      return .answered(answer("loadctl \(CommandTable.version)\n"))
     case .help(let command):
       let width = HelpRenderer.width(columns: environment["COLUMNS"])
-      printOut(HelpRenderer(program: program, width: width).render(command: command) + "\n")
+      return .answered(
+        answer(HelpRenderer(program: program, width: width).render(command: command) + "\n"))
     case .manual:
-      printOut(ManPage(program: program).text)
+      return .answered(answer(ManPage(program: program).text))
     case .completions(let shell):
       guard let script = completionScript(shell: shell, spec: program) else {
         let failure = fail(
@@ -49,7 +50,7 @@ package enum Loadctl {
         failure.report()
         return .answered(.exit(failure.status))
       }
-      printOut(script)
+      return .answered(answer(script))
     case .run(var invocation):
       invocation.arguments = arguments
       guard let runner = CommandTable.runner(for: invocation.command) else {
@@ -60,7 +61,6 @@ package enum Loadctl {
       }
       return .run(invocation, runner)
     }
-    return .answered(.exit(0))
   }
 
   /// Runs a parsed subcommand and returns how the process must end.
@@ -105,6 +105,21 @@ package enum Loadctl {
       return try InputFile.open(path, option: option)
     } catch {
       throw fail(badInput: error.message, command: run.command, json: run.json)
+    }
+  }
+
+  /// Writes an answer (version, help, manual, completions) to stdout; how the process ends:
+  /// 0, or 74 with one `Error:` line when stdout cannot take it (a full disk).
+  static func answer(_ text: String) -> ProcessEnd {
+    let writer = OutputWriter(fileDescriptor: 1)
+    writer.write(text)
+    writer.flush()
+    switch writer.failure {
+    case nil: return .exit(ExitStatus.completed)
+    case EPIPE?: return .brokenPipe
+    case let code?:
+      printErr(ErrorLine.text("cannot write to stdout: \(InputFile.describeErrno(code))"))
+      return .exit(ExitStatus.ioError)
     }
   }
 
