@@ -6,6 +6,9 @@ extension SearchExecTemplate {
     case bare
     /// One stands inside quotes, after a backslash, or inside arithmetic (or anywhere after `((`).
     case quoted
+    /// One stands where bash may evaluate its value as an arithmetic expression, which runs the
+    /// `$(…)` of a subscript such as `a[$(cmd)]` (the construct, e.g. "a ${…}").
+    case arithmetic(String)
     /// The template uses syntax on which the lexer cannot be sure that it reads the command as
     /// every `/bin/sh` does (the reason, e.g. "a `case` inside $(…)"), and has a placeholder.
     case unsure(String)
@@ -18,6 +21,7 @@ extension SearchExecTemplate {
     lexer.commands(inSubstitution: false, quoted: false)
     let total = occurrences(of: PlaceholderLexer.marker, in: bytes)
     if lexer.notBare > 0 { return .quoted }
+    if let reason = lexer.evaluatedReason { return .arithmetic(reason) }
     if total > 0, let reason = lexer.unsure { return .unsure(reason) }
     return lexer.bare == total ? .bare : .quoted
   }
@@ -49,7 +53,10 @@ extension SearchExecTemplate {
   /// which blanks, `#` and parentheses are ordinary), backquotes (whose text, once its
   /// backslashes are removed, is read again as commands), arithmetic and here-documents. Where
   /// dash and bash disagree, or where it does not follow the grammar (a `case` inside `$(…)`,
-  /// whose patterns end with a `)` of their own), it records why it is unsure instead.
+  /// whose patterns end with a `)` of their own), it records why it is unsure instead. It also
+  /// follows, erring on the side of refusing, where bash may evaluate the value of a reference
+  /// as arithmetic (after `$[`, in `${…}`, `[[ … ]]`, an assignment, a subscript, the arguments
+  /// of `let`, `declare`, `read`…): bash reads `a[$(cmd)]` there as a subscript, and runs `cmd`.
   struct PlaceholderLexer {
     /// The bytes of ``SearchExecTemplate/placeholder``.
     static let marker = Array(SearchExecTemplate.placeholder.utf8)
@@ -76,6 +83,14 @@ extension SearchExecTemplate {
     private(set) var bare = 0
     /// Placeholders inside quotes or arithmetic, or after `((`.
     private(set) var notBare = 0
+    /// Why the first placeholder that bash may evaluate as arithmetic was refused, if any.
+    private(set) var evaluatedReason: String?
+    /// Why a placeholder read now may be evaluated as arithmetic: set by the construct being
+    /// read (a `${…}`, an assignment, a `[[ … ]]`…), and inherited by what nests in it.
+    private var refusal: String?
+    /// Whether a `$[` came before: bash reads arithmetic up to its `]`, dash a `$` and a `[`,
+    /// so every placeholder after it is refused.
+    private var afterBracketArithmetic = false
     /// Why the lexer cannot be sure that it reads the text as every shell does: the first reason.
     private(set) var unsure: String?
     /// Whether a `((` came before: bash reads an arithmetic command there, dash two subshells,
@@ -95,12 +110,17 @@ extension SearchExecTemplate {
     /// Reads commands to the end of the text or, in a `$(…)`, past the `)` that closes it.
     mutating func commands(inSubstitution: Bool, quoted: Bool) {
       guard enter() else { return }
-      defer { depth -= 1 }
+      let inherited = refusal
+      defer {
+        depth -= 1
+        refusal = inherited
+      }
       var wordStart = true
       /// The current word while it is plain text: `case` is a reserved word only then.
       var word: [UInt8]? = []
       var subshells = 0
       var hereDocuments: [HereDocument] = []
+      var statement = Statement(wordStart: index)
       while true {
         skipContinuations()
         guard index < bytes.count else {
@@ -108,7 +128,9 @@ extension SearchExecTemplate {
           return
         }
         if atPlaceholder() {
+          refusal = inherited ?? statement.reason(subshells: subshells)
           count(quoted: quoted)
+          refusal = inherited
           wordStart = false
           word = nil
           continue
@@ -118,6 +140,11 @@ extension SearchExecTemplate {
         case Byte.space, Byte.tab, Byte.newline, Byte.semicolon, Byte.ampersand, Byte.pipe,
           Byte.less, Byte.greater, Byte.openParenthesis, Byte.closeParenthesis:
           if inSubstitution, word == Byte.caseWord { doubt("a case inside $(…)") }
+          let redirects =
+            byte == Byte.ampersand && index + 1 < bytes.count && bytes[index + 1] == Byte.greater
+          statement.endWord(
+            bytes[statement.wordStart..<index].filter { !Byte.removedFromNames.contains($0) },
+            endedBy: redirects ? Byte.greater : byte, subshells: subshells)
           word = []
           wordStart = true
           index += 1
@@ -130,14 +157,28 @@ extension SearchExecTemplate {
             if index < bytes.count, bytes[index] == Byte.less {
               index += 1
               if let document = hereDocumentDelimiter() { hereDocuments.append(document) }
+              statement.redirectionTarget = false
+            } else if index < bytes.count, [Byte.ampersand, Byte.greater].contains(bytes[index]) {
+              index += 1
+            }
+          case Byte.greater:
+            skipContinuations()
+            if index < bytes.count,
+              [Byte.ampersand, Byte.pipe, Byte.greater].contains(bytes[index])
+            {
+              index += 1
             }
           case Byte.openParenthesis:
             subshells += 1
+            if statement.opensArrayAssignment { statement.arrayAssignment = subshells }
             skipContinuations()
             if index < bytes.count, bytes[index] == Byte.openParenthesis {
               afterArithmeticCommand = true
             }
           case Byte.closeParenthesis:
+            if let level = statement.arrayAssignment, subshells <= level {
+              statement.arrayAssignment = nil
+            }
             if subshells > 0 {
               subshells -= 1
             } else if inSubstitution {
@@ -146,21 +187,139 @@ extension SearchExecTemplate {
             }
           default: break
           }
+          statement.wordStart = index
         case Byte.hash where wordStart:
           while index < bytes.count, bytes[index] != Byte.newline {
-            if atPlaceholder() { count(quoted: quoted) } else { index += 1 }
+            if atPlaceholder() { count(quoted: quoted, inert: true) } else { index += 1 }
           }
+          statement.wordStart = index
         default:
           wordStart = false
           switch byte {
           case Byte.singleQuote, Byte.doubleQuote, Byte.backslash, Byte.dollar, Byte.backquote:
             word = nil
+            refusal = inherited ?? statement.reason(subshells: subshells)
             wordPart(.command, quoted: quoted)
+            refusal = inherited
           default:
             word?.append(byte)
+            statement.read(byte, word: word)
             index += 1
           }
         }
+      }
+    }
+
+    /// What a frame of ``commands`` knows of the simple command it reads: where bash may
+    /// evaluate a placeholder's value as arithmetic.
+    private struct Statement {
+      /// Where the current word starts.
+      var wordStart: Int
+      /// Whether the current word is an assignment, or a subscript: `NAME=`, `NAME+=`, `NAME[`.
+      private var isAssignment = false
+      /// Whether the word that ended last was an assignment whose value is empty, `NAME=`.
+      private(set) var opensArrayAssignment = false
+      /// How many `NAME[` subscripts (and `[` in them) no `]` has closed, across words: bash
+      /// reads `a[ (x) ]=1` as one word.
+      private var subscripts = 0
+      /// The depth of the parentheses of an array assignment `NAME=(…)`, while inside them.
+      var arrayAssignment: Int?
+      /// Whether a `[[` came before and its `]]` not yet.
+      private var isConditional = false
+      /// Whether the command's name came before.
+      private var hasName = false
+      /// Whether the next word is a redirection's target.
+      var redirectionTarget = false
+      /// The command, `printf` or `test`, whose `-v` makes its arguments variable names.
+      private var readsNamesAfterV: String?
+      /// The builtin whose arguments are assignments or variable names, e.g. "let".
+      private var builtin: String?
+
+      /// Builtins that assign their arguments or read them as variable names or expressions.
+      private static let builtins: Set<String> = [
+        "let", "declare", "typeset", "local", "export", "readonly", "unset", "read", "mapfile",
+        "readarray", "getopts", "wait",
+      ]
+      /// Commands that read a variable's name after `-v`.
+      private static let namesAfterV: Set<String> = ["printf", "test", "["]
+      /// Words before a command's name.
+      private static let prefixes: Set<String> = [
+        "!", "{", "then", "do", "else", "elif", "if", "while", "until", "time", "command",
+        "builtin", "exec", "coproc", "-p", "--",
+      ]
+
+      init(wordStart: Int) { self.wordStart = wordStart }
+
+      /// Why a placeholder read now may be evaluated as arithmetic, if it may.
+      func reason(subshells: Int) -> String? {
+        if subscripts > 0 { return "in a subscript NAME[…]" }
+        if let level = arrayAssignment, subshells >= level {
+          return "in an array assignment NAME=(…)"
+        }
+        if isConditional { return "in a [[ … ]]" }
+        if let builtin { return "in the arguments of \(builtin)" }
+        if isAssignment { return "in an assignment NAME=…" }
+        return nil
+      }
+
+      /// Reads a byte of a plain word: `word` is the word up to it, itself included.
+      mutating func read(_ byte: UInt8, word: [UInt8]?) {
+        switch byte {
+        case Byte.openBracket:
+          if let word, Self.isName(word.dropLast()) {
+            isAssignment = true
+            subscripts += 1
+          } else if subscripts > 0 {
+            subscripts += 1
+          }
+        case Byte.closeBracket where subscripts > 0:
+          subscripts -= 1
+        case Byte.equals:
+          guard var name = word?.dropLast() else { return }
+          if name.last == Byte.plus { name = name.dropLast() }
+          if Self.isName(name) { isAssignment = true }
+        default: break
+        }
+      }
+
+      /// Ends a word, `text` without its quotes and backslashes, at `byte`.
+      mutating func endWord(_ text: [UInt8], endedBy byte: UInt8, subshells: Int) {
+        opensArrayAssignment = isAssignment && text.last == Byte.equals
+        defer { isAssignment = false }
+        let name = String(decoding: text, as: UTF8.self)
+        if name == "[[" { isConditional = true }
+        if name == "]]" { isConditional = false }
+        if text.isEmpty {
+        } else if redirectionTarget {
+          redirectionTarget = false
+        } else if byte == Byte.less || byte == Byte.greater, text.allSatisfy(Byte.digits.contains) {
+          // A redirection's file descriptor, `2>`.
+        } else if !hasName {
+          if !isAssignment, !Self.prefixes.contains(name) {
+            hasName = true
+            if Self.builtins.contains(name) { builtin = name }
+            if Self.namesAfterV.contains(name) { readsNamesAfterV = name }
+          }
+        } else if let command = readsNamesAfterV, name == "-v" {
+          builtin = command + " -v"
+        }
+        switch byte {
+        case Byte.less, Byte.greater:
+          redirectionTarget = true
+        case Byte.space, Byte.tab:
+          break
+        default:
+          hasName = false
+          builtin = nil
+          readsNamesAfterV = nil
+          redirectionTarget = false
+        }
+      }
+
+      /// Whether `text` is a shell variable's name: a letter or `_`, then letters, digits, `_`.
+      private static func isName(_ text: ArraySlice<UInt8>) -> Bool {
+        guard let first = text.first, !Byte.digits.contains(first) else { return false }
+        return text.allSatisfy { Byte.digits.contains($0) || Byte.nameLetters.contains($0) }
       }
     }
 
@@ -235,6 +394,8 @@ extension SearchExecTemplate {
       case Byte.openBrace:
         index += 1
         parameter(context, quoted: quoted)
+      case Byte.openBracket:
+        afterBracketArithmetic = true
       case Byte.singleQuote where context == .command:
         // Bash reads `$'…'` with backslash escapes (`$'\''` is a quote), dash `$` and '…'.
         let text = bytes[(index + 1)...]
@@ -253,6 +414,10 @@ extension SearchExecTemplate {
       guard enter() else { return }
       defer { depth -= 1 }
       let quoted = quoted || context == .doubleQuotes || context == .arithmetic
+      // Bash evaluates a substring's offset and length, and a subscript, as arithmetic.
+      let saved = refusal
+      refusal = "in a ${…}"
+      defer { refusal = saved }
       while true {
         skipContinuations()
         guard index < bytes.count else { return doubt("an unterminated ${…}") }
@@ -356,11 +521,15 @@ extension SearchExecTemplate {
       }
       var inner = PlaceholderLexer(text, origin: origins)
       inner.afterArithmeticCommand = afterArithmeticCommand
+      inner.afterBracketArithmetic = afterBracketArithmetic
+      inner.refusal = refusal
       inner.depth = depth
       inner.commands(inSubstitution: false, quoted: quoted || context == .arithmetic)
       bare += inner.bare
       notBare += inner.notBare
+      if evaluatedReason == nil { evaluatedReason = inner.evaluatedReason }
       afterArithmeticCommand = inner.afterArithmeticCommand
+      afterBracketArithmetic = inner.afterBracketArithmetic
       if let reason = inner.unsure { doubt(reason) }
     }
 
@@ -440,7 +609,7 @@ extension SearchExecTemplate {
           }
           if document.isQuoted {
             while index < end {
-              if atPlaceholder() { count(quoted: quoted) } else { index += 1 }
+              if atPlaceholder() { count(quoted: quoted, inert: true) } else { index += 1 }
             }
             index = min(end + 1, bytes.count)
           } else {
@@ -488,9 +657,16 @@ extension SearchExecTemplate {
         && origin[end - 1] - origin[index] == Self.marker.count - 1
     }
 
-    /// Counts the placeholder at `index` and moves past it.
-    private mutating func count(quoted: Bool) {
-      if quoted || afterArithmeticCommand { notBare += 1 } else { bare += 1 }
+    /// Counts the placeholder at `index` and moves past it: `inert` where its text stays text
+    /// (a comment, a here-document whose delimiter is quoted).
+    private mutating func count(quoted: Bool, inert: Bool = false) {
+      if quoted || afterArithmeticCommand {
+        notBare += 1
+      } else if !inert, let reason = refusal ?? (afterBracketArithmetic ? "after a $[…]" : nil) {
+        if evaluatedReason == nil { evaluatedReason = reason }
+      } else {
+        bare += 1
+      }
       index += Self.marker.count
     }
 
@@ -541,6 +717,16 @@ private enum Byte {
   static let openBrace = UInt8(ascii: "{")
   static let pipe = UInt8(ascii: "|")
   static let closeBrace = UInt8(ascii: "}")
+  static let openBracket = UInt8(ascii: "[")
+  static let closeBracket = UInt8(ascii: "]")
+  static let equals = UInt8(ascii: "=")
+  static let plus = UInt8(ascii: "+")
+  static let digits = Set(UInt8(ascii: "0")...UInt8(ascii: "9"))
+  /// The bytes of a variable's name besides digits.
+  static let nameLetters = Set(UInt8(ascii: "a")...UInt8(ascii: "z"))
+    .union(UInt8(ascii: "A")...UInt8(ascii: "Z")).union([UInt8(ascii: "_")])
+  /// The bytes that quote a command's name without changing it (`\read`, `'let'`).
+  static let removedFromNames: Set<UInt8> = [singleQuote, doubleQuote, backslash, newline]
   /// The bytes that end a word outside quotes: blanks, newline and the operators' first bytes.
   static let endsWord: Set<UInt8> = [
     space, tab, newline, semicolon, ampersand, pipe, less, greater, openParenthesis,

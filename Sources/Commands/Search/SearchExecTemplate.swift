@@ -13,7 +13,10 @@ import LoadctlCore
 /// Refused, because there the reference would not stay a quoted reference to data: `{query}`
 /// inside quotes (it would lose its own quotes, or be text), after a backslash, or inside
 /// arithmetic, `$(( ))` or `(( ))`, whose operands bash (not dash, Debian's `/bin/sh`) evaluates
-/// again as expressions, array subscripts and `$(…)` included. In a comment it is inert. The
+/// again as expressions, array subscripts and `$(…)` included. Refused too where bash (`/bin/sh`
+/// on Fedora, Arch, macOS) may evaluate the reference's *value* as arithmetic: after `$[`, in
+/// `${…}`, `[[ … ]]`, an assignment or a subscript, and in the arguments of `let`, `declare`,
+/// `read`, `unset` and the like (``Placement/arithmetic(_:)``). In a comment it is inert. The
 /// template is read as dash reads it, byte by byte (``placement(of:)``); where the lexer cannot be
 /// sure that every `/bin/sh` reads it so (a `case` inside `$(…)`, bash's `$'…'`), a template with
 /// a `{query}` is refused too. Each non-blank stdout line is a result, in the order printed.
@@ -51,6 +54,11 @@ package struct SearchExecTemplate: Sendable, Equatable {
         "\(Self.placeholder) in '--exec' must stand outside quotes, backslashes and arithmetic "
           + "(it becomes \(Self.reference); in a string of your own, write $\(Self.variable)): "
           + "'\(template)'", command: "search")
+    case .arithmetic(let construct):
+      throw UsageError.invalidValue(
+        "\(Self.placeholder) in '--exec' must not stand where bash may evaluate its value as "
+          + "arithmetic (\(construct)): a query such as a[$(cmd)] would run cmd: '\(template)'",
+        command: "search")
     case .unsure(let reason):
       throw UsageError.invalidValue(
         "cannot tell where \(Self.placeholder) stands in '--exec' (\(reason)); write "

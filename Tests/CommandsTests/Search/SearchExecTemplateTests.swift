@@ -29,15 +29,20 @@ import Testing
     (#"printf '%s\n' x{query}y"#, false),
     ("cat <<EOF\n{query}\nEOF", false),
     (#"case {query} in *) printf '%s\n' {query};; esac"#, true),
-    (#"x=$(printf '%s' {query}); printf '%s\n' "$x""#, true),
-    (#"x=`printf '%s' {query}`; printf '%s\n' "$x""#, true),
-    (#"printf '%s\n' ${UNSET:-{query}}"#, true),
+    ("cat <<EOF\n$(printf '%s' {query})\nEOF", true),
+    ("cat <<EOF\n`printf '%s' {query}`\nEOF", true),
     (#"sh -c 'printf "%s\n" "$LOADCTL_QUERY"'"#, true),
     (#"printf '%s\n' {query} # and {query} in a comment"#, true),
     // `#` inside a word, after `$(…)`, is a character; a comment ends at the byte \n.
     (#"printf '%s\n' $(true)#{query}"#, false),
     ("# a comment\r\nprintf '%s\\n' {query}", true),
     ("cat <<'EOF'\n\"\nEOF\nprintf '%s\\n' {query}", false),
+    // Where bash (and dash) read the value as a string, never as arithmetic.
+    (#"[ {query} -eq 1 ] 2>/dev/null || printf '%s\n' {query}"#, true),
+    (#"test {query} -lt 1 2>/dev/null || printf '%s\n' {query}"#, true),
+    (#"printf '%d' {query} 2>/dev/null; printf '\n%s\n' {query}"#, false),
+    (#"x=1 printf '%s\n' {query} | cat 2>&1"#, true),
+    (#"[[ -n x ]] 2>/dev/null; a[1]=x 2>/dev/null; printf '%s\n' {query} >&1"#, true),
   ]
 
   static let hostileQueries = [
@@ -45,24 +50,33 @@ import Testing
     "x[$(touch MARKER)]", "a\ntouch MARKER", "\\\"$(touch MARKER)", "*",
   ]
 
+  /// Runs each accepted context with `/bin/sh` and, where it is installed, with bash, which
+  /// evaluates values as arithmetic in more places than dash.
   @Test(arguments: contexts, hostileQueries)
   func noQueryRunsInAnyContext(context: (String, Bool), pattern: String) async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("search-exec-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let marker = directory + "/marker"
-    let query = pattern.replacingOccurrences(of: "MARKER", with: marker)
-    let template = try SearchExecTemplate(context.0)
-    var command = Subprocess.shell(template.command)
-    command.environment = template.environment(
-      for: query, base: ProcessInfo.processInfo.environment)
-    let output = try await command.output()
-    #expect(output.termination == .exited(0), "\(output.stderrTail)")
-    #expect(!FileManager.default.fileExists(atPath: marker), "the query ran")
-    let printed = String(decoding: output.stdout, as: UTF8.self)
-    #expect(printed.contains(query), "\(printed)")
-    if context.1 { #expect(printed == query + "\n") }
+    let shells = ["/bin/sh", "/bin/bash"].filter {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    for shell in shells {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("search-exec-\(UUID().uuidString)").path
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let marker = directory + "/marker"
+      let query = pattern.replacingOccurrences(of: "MARKER", with: marker)
+      let template = try SearchExecTemplate(context.0)
+      var command = Subprocess.shell(#"exec "$SHELL_UNDER_TEST" -c "$COMMAND_UNDER_TEST""#)
+      var base = ProcessInfo.processInfo.environment
+      base["SHELL_UNDER_TEST"] = shell
+      base["COMMAND_UNDER_TEST"] = template.command
+      command.environment = template.environment(for: query, base: base)
+      let output = try await command.output()
+      #expect(output.termination == .exited(0), "\(shell): \(output.stderrTail)")
+      #expect(!FileManager.default.fileExists(atPath: marker), "the query ran in \(shell)")
+      let printed = String(decoding: output.stdout, as: UTF8.self)
+      #expect(printed.contains(query), "\(shell): \(printed)")
+      if context.1 { #expect(printed == query + "\n", "\(shell)") }
+    }
   }
 
   @Test(arguments: [
@@ -78,7 +92,13 @@ import Testing
     "cat <<EOF\n\"'\nEOF\necho {query}", "cat <<'EOF'\n\"\nEOF\necho {query}",
     "cat <<-EOF\n\t\"\n\tEOF\necho {query}", "cat <<EOF\n$(echo {query})\nEOF",
     // A quote is a quote, whatever combining mark follows it.
-    "echo \"\u{301}\" {query}", "echo {query}\u{301}", "x=`printf '%s' {query}`",
+    "echo \"\u{301}\" {query}", "echo {query}\u{301}",
+    // Where bash reads the value as a string: `[`, `test` and printf's `%d` do not evaluate it.
+    "[ {query} -eq 1 ]", "test {query} -lt 1", "printf '%d\\n' {query}", "grep -v -- {query} f",
+    "cmd {query} | other", "grep -- {query} f > out 2>&1", "echo {query} >&2", "echo let {query}",
+    "x=1 grep {query} f", "a=1; echo {query}", "[[ -f x ]] && grep {query} f", "echo a[1] {query}",
+    "read x <f; echo {query}", "echo {query}=1", "grep --include={query}.md -r x .",
+    "echo $((1)) {query}", "cat <<EOF\n$(printf '%s' {query})\nEOF",
   ])
   func barePlaceholdersAreAccepted(template: String) throws {
     _ = try SearchExecTemplate(template)
@@ -95,7 +115,7 @@ import Testing
     "grep {query} '{query}' f", #"grep 'it''s {query}' f"#,
     // Arithmetic: bash evaluates the operand's text again, `x[$(cmd)]` included.
     "echo $(( {query} ))", "echo $(( (1 + {query}) ))", "(( {query} > 1 )) && echo y",
-    "(( 1 )) && echo {query}",
+    "(( 1 )) && echo {query}", "for (( i = {query}; i < 1; i++ )); do :; done",
     // A `#` right after a `$(…)`, a `${…}`, a quote or a line continuation is a character.
     #"echo $(true)#"{query}""#, #"echo ${x-}#"{query}""#, ##"echo "a"#"{query}""##,
     "echo a\\\n#\"{query}\"", #"echo ${x:-a #"{query}"}"#, "echo $(echo a # )\n)#\"{query}\"",
@@ -120,9 +140,50 @@ import Testing
         + template + "'")
   }
 
+  /// Where bash (as `/bin/sh` on Fedora, Arch, macOS) evaluates a value as arithmetic, which
+  /// runs the `$(cmd)` of a query such as `a[$(cmd)]`, even a value it got from a variable.
+  @Test(arguments: [
+    ("echo $[{query}]", "after a $[…]"), ("echo $[1] {query}", "after a $[…]"),
+    ("cat <<EOF\n$[{query}]\nEOF", "after a $[…]"),
+    ("x=1; echo ${x:{query}}", "in a ${…}"), ("echo ${a[{query}]}", "in a ${…}"),
+    ("echo ${x:-{query}}", "in a ${…}"), ("echo ${x:$(echo {query})}", "in a ${…}"),
+    ("cat <<EOF\n${x:{query}}\nEOF", "in a ${…}"),
+    ("let x={query}", "in the arguments of let"), ("let {query}", "in the arguments of let"),
+    ("'let' {query}", "in the arguments of let"),
+    ("x=1 2>&1 let {query}", "in the arguments of let"),
+    ("declare -i x={query}", "in the arguments of declare"),
+    ("command declare x=$(echo {query})", "in the arguments of declare"),
+    ("typeset x={query}", "in the arguments of typeset"),
+    ("f() { local x={query}; }", "in the arguments of local"),
+    ("export x={query}", "in the arguments of export"),
+    ("readonly x={query}", "in the arguments of readonly"),
+    ("unset {query}", "in the arguments of unset"),
+    ("read {query} </dev/null", "in the arguments of read"),
+    ("printf -v {query} x", "in the arguments of printf -v"),
+    ("[ -v {query} ]", "in the arguments of [ -v"),
+    ("test -v {query}", "in the arguments of test -v"),
+    ("declare -i x; x={query}", "in an assignment NAME=…"),
+    ("x+={query}", "in an assignment NAME=…"),
+    ("x=$(echo {query})", "in an assignment NAME=…"),
+    ("x=`echo {query}`", "in an assignment NAME=…"),
+    ("env X={query} cmd", "in an assignment NAME=…"),
+    ("a[{query}]=1", "in a subscript NAME[…]"), ("a[( {query} )]=1", "in a subscript NAME[…]"),
+    ("a=( [{query}]=1 )", "in an array assignment NAME=(…)"),
+    ("a=({query})", "in an array assignment NAME=(…)"),
+    ("[[ {query} -eq 1 ]]", "in a [[ … ]]"), ("[[ $(echo {query}) -eq 1 ]]", "in a [[ … ]]"),
+    ("[[ -v {query} ]]", "in a [[ … ]]"), ("[[ 1 -eq 1 &&\n{query} -eq 1 ]]", "in a [[ … ]]"),
+  ])
+  func aPlaceholderBashMayEvaluateAsArithmeticIsAUsageError(template: String, construct: String) {
+    let error = #expect(throws: UsageError.self) { try SearchExecTemplate(template) }
+    #expect(
+      error?.message
+        == "{query} in '--exec' must not stand where bash may evaluate its value as arithmetic "
+        + "(\(construct)): a query such as a[$(cmd)] would run cmd: '\(template)'")
+  }
+
   /// Syntax that the lexer does not follow, or that dash and bash read differently.
   @Test(arguments: [
-    ("x=$(case {query} in a) echo y;; esac)", "a case inside $(…)"),
+    ("echo $(case {query} in a) echo y;; esac)", "a case inside $(…)"),
     (#"echo $(case x in a) true;; esac)#"{query}""#, "a case inside $(…)"),
     (#"printf $'%s\n' {query}"#, "a $'…' with a backslash"),
     (#"echo $(( "1" )) {query}"#, "a quote inside arithmetic"),
