@@ -262,9 +262,9 @@ import Testing
   @Test func theSpinnerFitsANarrowTerminalAndIsErasedBeforeTheNotice() async throws {
     let result = try await InteractiveTests.runOnTerminal(
       [
-        ["wait", "idle → loading"], ["resize", "6"], ["wait", " loa\r"], ["send", "\u{03}"],
+        ["wait", "loading"], ["resize", "6"], ["wait", " loa\r"], ["send", "\u{03}"],
         ["wait", "interrupted"],
-      ], ["profile", "-i", "--latency", "600s", "--no-color"])
+      ], ["profile", "-i", "--latency", "600s"])
     #expect(result.error == nil)
     #expect(result.signal == SIGINT)
     #expect(result.output.contains("\u{1B}[Kinterrupted — cancelling (Ctrl-C again to force)"))
