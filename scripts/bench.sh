@@ -173,7 +173,7 @@ print(" ".join("%.0f" % (lines / x["median"]) for x in json.load(open(sys.argv[1
 r="$(ratio "$ours" "$theirs")"
 row "counter --input FILE --json > /dev/null, $COUNTER_LINES \`+\` lines, lines/s" "$ours" \
   "$theirs (CounterReference)" "${r}×" "≥ 0.5×" "$(met "$r" ">=" 0.5)" \
-  "per line: a transition with both snapshots as JSON, unspecialised generic store code (notes below)"
+  "per line: a transition with both snapshots as JSON (notes below)"
 
 # MARK: lints
 
@@ -359,24 +359,28 @@ notes() {
   `AsyncStream(unfolding:)`. That took the ratio from 0.10× to 0.21×. Since then the store's loop takes a line that is
   already there itself (`ReadyIterator`), when the step before started no effect and nothing
   waits for the loop, so the input task hands over only what needs a wait: 0.26× → 0.40×.
-  What is left is per action (`perf record -g`): unspecialised generic store code across the
-  module boundary (metadata and tuple-type cache lookups, ~10%; no cross-module
-  optimisation, deliberately: no unsafe flags), and the `from`/`to` snapshots of every
+  Then the store's hot path (`Store.run`, its run loop, mailbox and effect registry) became
+  `@inlinable`, so the module that runs a flow specialises it for the flow's types: unspecialised
+  generic code had looked up type metadata and tuple types in the runtime's caches for every
+  action, about a quarter of the run (`perf record`). 1.40 s → 0.95 s of CPU time for a million
+  lines here, the same as `-Xswiftc -cross-module-optimization` gives, without any flag (no
+  unsafe flags: packages pin LoadctlCore). What is left is the `from`/`to` snapshots of every
   transition written as JSON. No flow-specific fast path is taken.
 - **--record on vs off**: a recording writes every happening and every printed event a second
-  time. Earlier: 1.34× ticker and 1.40× counter, then 1.28× and 1.09× after a recorded step
-  set its time once per step as a thread-specific value (not a task local looked up per event)
-  and wrote happenings and actions straight into the recording. Since then the output path got
-  faster for both runs (`Locked` without the runtime's exclusivity check per access, integers
-  written once from a stack buffer): the ticker's off run 1.95 s → 1.20 s of CPU and on run
-  2.50 s → 1.47 s, so its ratio fell to 1.22×; the counter's off run fell further than its on
-  run (9.13 s → 5.84 s against 9.96 s → 7.16 s), so its ratio rose to 1.23× (the machine was also quieter than
-  for the last figures). What a recording
-  adds is the copy of each event line (lock, wrap, append), the file's `write`, and the
-  ticker's prices written again. Events without the `seq`, `elapsed_ms` and `command` that
-  their position, their happening's time and the header already give would cut the ticker's
-  recording by a third; measured with a quick hack, that saves ~0.05× alone, so it is not made:
-  1.15× needs the per-event cost of recording about halved.
+  time, to a file, while the off run's stdout is /dev/null, which costs nothing to write to.
+  The recording of a million counter lines is 265 MB; `perf record` of the on run puts a third
+  of what recording adds in the kernel, putting those bytes into the page cache (the run
+  overwrites the last run's file), which is already ~14% of the off run's 0.95 s of CPU time,
+  before any work in the process: 1.15× cannot be reached while the recording holds every event
+  in full, which the divergence report needs (the recorded event beside the replayed one). The
+  rest is diffuse: the recorded step (a lock, a clock read, the happening's line), the copy of
+  each event line, the locks of the second writer. The store's specialisation made the off run
+  faster and left the recording's cost as it was, so the counter's ratio rose (1.23× → ~1.4×).
+  Earlier: 1.34× ticker and 1.40× counter, then 1.28× and 1.09× after a recorded step set its
+  time once per step as a thread-specific value and wrote happenings and actions straight into
+  the recording. Events without the `seq`, `elapsed_ms` and `command` that their position,
+  their happening's time and the header already give would cut the ticker's recording by a
+  third; measured with a quick hack, that saves ~0.05× alone, so it is not made.
 - **`loadctl --version` start-up and RSS**: `--version`, help and usage errors are answered
   synchronously in `main`, before any thread, signal handler or hop to the concurrency runtime;
   what is left is a larger binary to map and two more shared libraries (Dispatch,
