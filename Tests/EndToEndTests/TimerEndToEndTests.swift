@@ -58,6 +58,17 @@ private func timed(_ events: [JSONEvent]) -> [String] {
     #expect(steps(events).suffix(1) == ["effect_finished#1"])
   }
 
+  /// An interval below a microsecond is still a positive `interval_ms` (it was written `0`,
+  /// which the schema refuses).
+  @Test func aSubMicrosecondIntervalIsWrittenAsItIs() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["timer", "--json", "--clock", "virtual", "--interval", "1ns", "--ticks", "2"])
+    #expect(outcome.termination == .exited(0), "\(outcome.stderr)")
+    let start = try #require(try JSONLines.parse(outcome.stdout).first)
+    #expect(start.value(at: "options.interval_ms") as? Double == 0.000001, "\(outcome.stdout)")
+    #expect(try await problems(outcome.stdout) == [])
+  }
+
   @Test func textShowsTheElapsedTimeAndTheDial() async throws {
     let outcome = try await LoadctlProcess.run(["timer", "--interval", "10ms", "--ticks", "20"])
     #expect(outcome.termination == .exited(0))

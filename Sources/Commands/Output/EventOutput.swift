@@ -184,6 +184,12 @@ package final class EventOutput: Sendable {
     return Double(micros + attoseconds / 1_000_000_000_000) / 1000
   }
 
+  /// Milliseconds to the nanosecond, for an option such as `interval_ms`: a positive interval
+  /// below a microsecond (`--interval 1ns`) must not be written as `0`.
+  package static func exactMilliseconds(_ duration: Duration) -> Double {
+    Double(duration.nanoseconds) / 1_000_000
+  }
+
   /// `  1.002s`: seconds with milliseconds, right-aligned to 8 columns.
   package static func formatElapsed(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components

@@ -102,7 +102,10 @@ package enum TickerCommand: Subcommand {
       let source: JSONValue = exec != nil ? "exec" : from != nil ? "lines" : "random"
       return [
         ("source", source),
-        ("interval_ms", random.map { .double(EventOutput.milliseconds($0.interval)) } ?? .null),
+        (
+          "interval_ms",
+          random.map { .double(EventOutput.exactMilliseconds($0.interval)) } ?? .null
+        ),
         ("min", random.map { .double(Double($0.prices.lowCents) / 100) } ?? .null),
         ("max", random.map { .double(Double($0.prices.highCents) / 100) } ?? .null),
         ("seed", random.map { .int(Int($0.seed)) } ?? .null),

@@ -54,7 +54,7 @@ package enum TimerCommand: Subcommand {
     /// The settings the `start` event echoes.
     var startFields: [(String, JSONValue)] {
       [
-        ("interval_ms", .double(EventOutput.milliseconds(interval))),
+        ("interval_ms", .double(EventOutput.exactMilliseconds(interval))),
         ("ticks", tickLimit.map(JSONValue.int) ?? .null),
         ("duration_ms", duration.map { .double(EventOutput.milliseconds($0)) } ?? .null),
         ("paused", .bool(paused)),
