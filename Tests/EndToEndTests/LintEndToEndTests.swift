@@ -135,6 +135,37 @@ private func script(_ line: String, _ count: Int) -> String {
     #expect(warningLines(process.stderrText).count == 1, "repeats are counted, not printed")
   }
 
+  /// The same stop by Ctrl-Z and `fg` (SIGTSTP, then SIGCONT): the tick that waited, waited for
+  /// the person, so no `late` (a pause made `--deny late` end with 3).
+  @Test func aTimerSuspendedAndContinuedRaisesNothing() async throws {
+    let process = try LoadctlProcess.start(
+      ["timer", "--interval", "100ms", "--no-input", "--json"])
+    try await process.waitForLine(where: Self.tick(atLeast: 1))
+    process.send(signal: SIGTSTP)
+    _ = try await Polling.until("loadctl stopped") {
+      ContainedCommandsTests.state(of: process.pid) == "T" ? true : nil
+    }
+    try await Task.sleep(for: .milliseconds(500))
+    process.send(signal: SIGCONT)
+    // Ticks after the pause: the late one and two more.
+    let before =
+      try JSONLines.parse(process.stdoutLines).compactMap {
+        $0.value(at: "to.ticks") as? Int
+      }.max() ?? 1
+    try await process.waitForLine(where: Self.tick(atLeast: before + 3))
+    process.send(signal: SIGINT)
+    #expect(try await process.waitForExit() == .signaled(SIGINT))
+    #expect(warningLines(process.stderrText) == [], "\(process.stderrText)")
+    #expect(!process.stdoutLines.contains { $0.contains(#""event":"warning""#) })
+  }
+
+  /// A timer's transition to `ticks` of at least `count`.
+  static func tick(atLeast count: Int) -> @Sendable (String) -> Bool {
+    JSONEvent.matching { fields in
+      ((fields["to"] as? [String: Any])?["ticks"] as? Int).map { $0 >= count } ?? false
+    }
+  }
+
   /// The same timer left alone, on virtual time: every tick is on time.
   @Test func aTimerLeftAloneRaisesNothing() async throws {
     let outcome = try await LoadctlProcess.run(

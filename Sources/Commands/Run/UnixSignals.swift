@@ -169,8 +169,31 @@ public struct UnixSignals: AsyncSequence, Sendable {
     sigemptyset(&set)
     sigaddset(&set, SIGTSTP)
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    suspendedAt.store(sinceOrigin(), ordering: .releasing)
     raise(SIGTSTP)
     SignalPipe.install(.suspend, previous: &old)
+    resumedAt.store(sinceOrigin(), ordering: .releasing)
+  }
+
+  /// When the process last stopped by ``stopBySuspend()`` and was continued, in nanoseconds
+  /// after ``origin``; `Int64.min` before the first stop. Both are set on the signal thread,
+  /// the stop before stopping: the run's other threads may go on before the continue is stored.
+  private static let suspendedAt = Atomic<Int64>(.min)
+  private static let resumedAt = Atomic<Int64>(.min)
+  private static let origin = ContinuousClock.now
+
+  private static func sinceOrigin() -> Int64 { (ContinuousClock.now - origin).nanoseconds }
+
+  /// Whether the process was stopped by SIGTSTP (Ctrl-Z) at some moment of the last `duration`:
+  /// what waited that long may have waited for the person, not for a busy machine.
+  package static func wasSuspended(within duration: Duration) -> Bool {
+    let suspended = suspendedAt.load(ordering: .acquiring)
+    guard suspended != .min else { return false }
+    let now = sinceOrigin()
+    let resumed = resumedAt.load(ordering: .acquiring)
+    // Not yet stored: the continue is happening now.
+    let end = resumed >= suspended ? resumed : now
+    return end >= now &- duration.nanoseconds
   }
 }
 

@@ -94,7 +94,8 @@ package struct TimerRun: RunnableFlow {
   package func lint(_ event: StoreEvent<TimerState, TimerAction>) -> LintWarning? {
     guard case .transition(.tick(let tick), _, _, _) = event else { return nil }
     let late = flow.interval * tick.missed + tick.lateness
-    guard late > Self.lateAfter else { return nil }
+    // A tick that waited for a Ctrl-Z and `fg` waited for the person, not for a busy machine.
+    guard late > Self.lateAfter, !UnixSignals.wasSuspended(within: late) else { return nil }
     return LintWarning(
       .late, subject: "timer",
       message:
