@@ -235,6 +235,16 @@ extension BadInputCase {
       "profile", ["--input="], "empty path for '--input' (use a file path, or - for standard input)"
     ),
     .usage("profile", ["--record", ""], "empty path for '--record' (use a file path)"),
+    .usage(
+      "replay", ["--clock", "virtual", "run.jsonl"],
+      "'--clock' cannot be used with 'replay': a replay runs with the recorded run's options"),
+    .usage(
+      "replay", ["--deny", "all", "run.jsonl"],
+      "'--deny' cannot be used with 'replay': a replay runs with the recorded run's options"),
+    .usage(
+      "replay", ["-i", "run.jsonl"],
+      "'--interactive' cannot be used with 'replay': a replay runs with the recorded run's "
+        + "options"),
     .usage("counter", ["--trace="], "empty path for '--trace' (use a file path)"),
     .usage(
       "profile", ["--file", "-", "--input", "-"],

@@ -56,6 +56,19 @@ package enum ReplayCommand {
         usage: .invalidValue("'--record' cannot be used with 'replay'", command: spec.name),
         json: json)
     }
+    // The recorded run's own: a replay takes them from the recording, so one given here would
+    // be ignored without a word.
+    let recorded: [any OptionKeyProtocol] = [
+      CommandTable.clockOption, CommandTable.interactiveOption, CommandTable.noInputOption,
+      CommandTable.denyOption, CommandTable.allowOption,
+    ]
+    if let given = recorded.first(where: { invocation.isGiven($0) }) {
+      throw Loadctl.fail(
+        usage: .invalidValue(
+          "'\(given.spec.longForm)' cannot be used with 'replay': a replay runs with the "
+            + "recorded run's options", command: spec.name),
+        json: json)
+    }
     let recording: Recording
     switch Recording.load(path: path) {
     case .success(let read): recording = read
