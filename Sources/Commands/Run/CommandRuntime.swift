@@ -295,37 +295,49 @@ package enum CommandRuntime {
   /// it names a file the run reads (which writing would destroy), or the recording names the
   /// file stdout writes to or the trace file. (`--trace` and stdout: `TraceOutput.prepare()`.)
   static func writtenFileConflict(_ run: RunOptions) -> String? {
-    for (option, path) in [("--record", run.recordPath), ("--trace", run.tracePath)] {
+    let record = run.recordPath.flatMap { FileIdentity(path: $0) }
+    let trace = run.tracePath.flatMap { FileIdentity(path: $0) }
+    let read = run.readFiles.compactMap { FileIdentity(path: $0) }
+    for (option, path, target) in [
+      ("--record", run.recordPath, record), ("--trace", run.tracePath, trace),
+    ] {
       // Only a regular file holds what a run reads and a write would destroy.
-      var info = stat()
-      guard let path, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-        let target = fileIdentity(path)
-      else { continue }
-      for file in run.readFiles where fileIdentity(file) == target {
-        return "'\(option)' names a file the run reads ('\(path)'); writing it would destroy it"
-      }
+      guard let path, let target, target.isRegularFile, read.contains(target) else { continue }
+      return "'\(option)' names a file the run reads ('\(path)'); writing it would destroy it"
     }
-    if let path = run.recordPath, path == run.tracePath {
+    guard let path = run.recordPath else { return nil }
+    if path == run.tracePath {
       return "'--record' and '--trace' name the same file ('\(path)')"
     }
-    guard let path = run.recordPath, let target = fileIdentity(path) else { return nil }
-    // A character device that is not a terminal (`/dev/null`) mixes nothing.
-    var info = stat()
-    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR, isatty(1) != 1 { return nil }
-    if fileIdentity("-", descriptor: 1) == target {
+    guard let record, !TraceOutput.isDiscarding(record.info) else { return nil }
+    if record == FileIdentity(path: "-", descriptor: 1) {
       return "'--record' names the same file as stdout ('\(path)'); events would mix into it"
     }
-    if let trace = run.tracePath, fileIdentity(trace) == target {
+    if record == trace {
       return "'--record' and '--trace' name the same file ('\(path)')"
     }
     return nil
   }
 
-  /// The device and inode of the file at `path` (`-`: the file open as `descriptor`), if any.
-  private static func fileIdentity(_ path: String, descriptor: Int32 = 0) -> [UInt64]? {
-    var info = stat()
-    let found = path == "-" ? fstat(descriptor, &info) == 0 : stat(path, &info) == 0
-    return found ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+  /// A file as the system knows it: two paths (or a path and a descriptor) name the same file
+  /// when their device and inode are equal.
+  private struct FileIdentity: Equatable {
+    let info: stat
+
+    /// The file at `path` (`-`: the one open as `descriptor`), if there is one.
+    init?(path: String, descriptor: Int32 = 0) {
+      var info = stat()
+      guard path == "-" ? fstat(descriptor, &info) == 0 : stat(path, &info) == 0 else {
+        return nil
+      }
+      self.info = info
+    }
+
+    var isRegularFile: Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    static func == (left: Self, right: Self) -> Bool {
+      left.info.st_dev == right.info.st_dev && left.info.st_ino == right.info.st_ino
+    }
   }
 
   /// What the person sees on stderr when `signal` starts the shutdown.

@@ -68,7 +68,7 @@ final class TraceOutput: Sendable {
 
   /// Whether `info` is a character device that is not a terminal, such as `/dev/null`: sharing
   /// it with stdout mixes nothing.
-  private static func isDiscarding(_ info: stat) -> Bool {
+  static func isDiscarding(_ info: stat) -> Bool {
     guard (info.st_mode & S_IFMT) == S_IFCHR else { return false }
     return isatty(1) != 1
   }
