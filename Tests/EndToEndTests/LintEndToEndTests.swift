@@ -145,16 +145,25 @@ private func script(_ line: String, _ count: Int) -> String {
     _ = try await Polling.until("loadctl stopped") {
       ContainedCommandsTests.state(of: process.pid) == "T" ? true : nil
     }
+    // The stop must last past the threshold (200 ms); under load it only lasts longer.
     try await Task.sleep(for: .milliseconds(500))
-    process.send(signal: SIGCONT)
-    // Ticks after the pause: the late one and two more.
+    // Every line before the pause has been read: the process is stopped.
     let before =
       try JSONLines.parse(process.stdoutLines).compactMap {
         $0.value(at: "to.ticks") as? Int
       }.max() ?? 1
+    process.send(signal: SIGCONT)
+    // Ticks after the pause: the late one and two more.
     try await process.waitForLine(where: Self.tick(atLeast: before + 3))
     process.send(signal: SIGINT)
     #expect(try await process.waitForExit() == .signaled(SIGINT))
+    // The tick that waited through the pause was late past the threshold: without the pause
+    // taken into account, it would have raised `late`.
+    let waited = try JSONLines.parse(process.stdoutLines).first {
+      ($0.value(at: "to.ticks") as? Int).map { $0 > before } ?? false
+    }
+    let missed = Double(waited?.integer("missed") ?? 0)
+    #expect(missed * 100 + (waited?.number("lateness_ms") ?? 0) > 200, "\(process.stdoutLines)")
     #expect(warningLines(process.stderrText) == [], "\(process.stderrText)")
     #expect(!process.stdoutLines.contains { $0.contains(#""event":"warning""#) })
   }
