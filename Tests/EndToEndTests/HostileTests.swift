@@ -280,6 +280,20 @@ import Testing
     #expect(outcome.stderr.hasPrefix("Error: too few file descriptors"))
   }
 
+  /// Enough descriptors for the runtime but not for a command's pipes is the same system error,
+  /// said before the flow starts, not a command that "failed" with status 1.
+  @Test func tooFewDescriptorsForACommandIsAnOSError() async throws {
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", "ulimit -n 15; exec \"$0\" ticker --exec 'echo 1' --count 1",
+        try BinaryLocator.locate(),
+      ])
+    #expect(outcome.termination == .exited(71))
+    #expect(outcome.stderr.hasPrefix("Error: too few file descriptors"))
+    #expect(outcome.stdout.isEmpty)
+  }
+
   // MARK: Virtual time
 
   @Test func virtualTimeWithoutASeedIsReproducible() async throws {

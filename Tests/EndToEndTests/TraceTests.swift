@@ -44,6 +44,25 @@ import Testing
     #expect(sleeps.count == 1, "the fetch's sleep is its own slice")
   }
 
+  /// SIGQUIT cancels nothing and dies at once, and still leaves the trace of what happened up to
+  /// it, as a forced exit does (it used to leave an empty file).
+  @Test func traceIsWrittenAtSIGQUIT() async throws {
+    let file = try TemporaryFile("")
+    let loadctl = try LoadctlProcess.start([
+      "profile", "--json", "--latency", "600s", "--trace", file.path,
+    ])
+    try await loadctl.waitForLine(where: JSONEvent.matching(["event": "effect_started"]))
+    loadctl.send(signal: SIGQUIT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGQUIT))
+    // The fetch it died in is a slice up to the death, `unfinished`, as at a forced exit.
+    #expect(
+      try TraceChecker.problems(inFile: file.path) == ["event 3: slice outcome unfinished"])
+    let trace = try TraceChecker.load(file.path)
+    let fetch = trace.first { ($0["name"] as? String) == "fetch#1" }
+    #expect((fetch?["args"] as? [String: Any])?["outcome"] as? String == "unfinished")
+    #expect(trace.contains { ($0["name"] as? String) == "load: idle → loading" })
+  }
+
   @Test func transitionsArePointsNamedByTheirStates() async throws {
     let file = try TemporaryFile("")
     _ = try await LoadctlProcess.run(

@@ -14,9 +14,11 @@ import LoadctlCore
 /// signal, or cleanup longer than the deadline, ends it at once (see ``Shutdown``); signals are
 /// taken on a thread of their own, so a cooperative pool stuck in blocked writes cannot delay it.
 package enum CommandRuntime {
-  /// File descriptors a run needs beyond 0, 1 and 2 (the runtime's event and signal descriptors,
-  /// an input file, a trace file, with room to spare); with fewer, libdispatch traps or hangs.
-  static let descriptorsNeeded = 10
+  /// File descriptors a run needs beyond 0, 1 and 2: the runtime's event and signal descriptors,
+  /// an input file, a trace file and a recording, and one command's pipes while it is spawned
+  /// (`--exec`, `--url`). With fewer, libdispatch traps or hangs, or the first command cannot
+  /// start; 13 are the most a run with one command was seen to hold at once.
+  static let descriptorsNeeded = 16
 
   /// One `Error:` line and status 71 unless ``descriptorsNeeded`` file descriptors can be
   /// opened; call before anything starts a thread or a dispatch queue.
@@ -117,14 +119,16 @@ package enum CommandRuntime {
       session.suspend()
     }
     hooks.resumeTerminal = { session.resume() }
-    // SIGQUIT cancels nothing: the recording gets its end, and stdout what goes without waiting
-    // (a thread in the middle of flushing it gets 100 ms to let go).
+    // SIGQUIT cancels nothing: the recording gets its end, stdout what goes without waiting (a
+    // thread in the middle of flushing it gets 100 ms to let go), and the trace file what a
+    // forced exit writes.
     let flushAtOnce: @Sendable () -> Void = {
       OutputWriter.enterForcedExit()
       for _ in 0..<100 {
-        if stdout.flush() { return }
+        if stdout.flush() { break }
         usleep(1000)
       }
+      shutdown.sayLastWords()
     }
     hooks.quit = {
       guard let recording = recordingLink.withLock({ $0 }) else { return flushAtOnce() }

@@ -45,6 +45,12 @@ package final class Shutdown: Sendable {
     lastWords.withLock { $0.append(work) }
   }
 
+  /// Does the work registered with ``beforeForcedExit(_:)`` now, for a death that cancels
+  /// nothing (SIGQUIT); each piece of it does its work once.
+  package func sayLastWords() {
+    for work in lastWords.withLock({ $0 }) { work() }
+  }
+
   /// The first request, if any.
   package var reason: ShutdownReason? { state.withLock { $0.first } }
 
@@ -123,7 +129,7 @@ package final class Shutdown: Sendable {
   private func force(_ signal: UnixSignal) -> Never {
     OutputWriter.enterForcedExit()
     flush()
-    for work in lastWords.withLock({ $0 }) { work() }
+    sayLastWords()
     UnixSignals.die(by: signal)
   }
 }
