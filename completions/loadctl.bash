@@ -123,12 +123,10 @@ _loadctl() {
     replay)
       case "$opt" in
         --until) return ;;
-        --clock) _loadctl_reply "continuous virtual"; return ;;
-        --trace|--record) _loadctl_files; return ;;
-        --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
+        --trace) _loadctl_files; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--check --until --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+        _loadctl_reply "--check --until --json --no-color --quiet -q --trace --timeline --help -h"
       else
         _loadctl_files
       fi

@@ -345,6 +345,22 @@ import Testing
         + #"{"t":1,"closing":true}"# + "\n",
       "recording 'PATH' line 3: a line after the run's end", true
     ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"end":{"signal":"SIGFOO","exit":130}}"# + "\n",
+      "recording 'PATH' line 2: 'end' names signal 'SIGFOO', not one a run dies by", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"end":{"signal":"SIGINT","exit":0}}"# + "\n",
+      "recording 'PATH' line 2: 'end' says SIGINT with exit 0; a death by SIGINT is 130", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"end":{"exit":256}}"# + "\n",
+      "recording 'PATH' line 2: 'end' has no 'exit' status from 0 to 255", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"end":{"signal":2,"exit":130}}"# + "\n",
+      "recording 'PATH' line 2: 'end' has a 'signal' that is not a name", true
+    ),
   ])
   func aBadRecordingIsRefusedInOneLine(contents: String?, error: String, beforeReplay: Bool)
     async throws

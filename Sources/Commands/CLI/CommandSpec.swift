@@ -15,6 +15,9 @@ package struct CommandSpec: Sendable {
   /// Whether the program's global options apply; a built-in such as `completions`, whose
   /// output they cannot change, refuses them rather than silently ignoring them.
   package var acceptsGlobalOptions: Bool
+  /// Names of global options the command takes only to refuse them with a message of its own
+  /// (`replay` and the recorded run's `--clock`): help and completions leave them out.
+  package var refusedGlobalOptions: Set<String>
 
   init(
     name: String,
@@ -23,7 +26,8 @@ package struct CommandSpec: Sendable {
     options: [any OptionKeyProtocol] = [],
     positionals: [PositionalSpec] = [],
     examples: [String] = [],
-    acceptsGlobalOptions: Bool = true
+    acceptsGlobalOptions: Bool = true,
+    refusedGlobalOptions: [any OptionKeyProtocol] = []
   ) {
     self.name = name
     self.summary = summary
@@ -32,6 +36,7 @@ package struct CommandSpec: Sendable {
     self.positionals = positionals
     self.examples = examples
     self.acceptsGlobalOptions = acceptsGlobalOptions
+    self.refusedGlobalOptions = Set(refusedGlobalOptions.map(\.spec.name))
   }
 
   /// The usage line after the program name, such as `run [options] <url>`.

@@ -144,9 +144,11 @@ package struct ProgramSpec: Sendable {
     return command.options + (command.acceptsGlobalOptions ? globalOptions : [])
   }
 
-  /// The options help and completions list for `command`: those in force plus the built-ins.
+  /// The options help and completions list for `command`: those in force, but for the ones it
+  /// refuses, plus the built-ins.
   func listedOptions(for command: CommandSpec?) -> [OptionSpec] {
-    options(for: command) + (command == nil ? [Self.versionOption.spec] : [])
-      + [Self.helpOption.spec]
+    let refused = command?.refusedGlobalOptions ?? []
+    return options(for: command).filter { !refused.contains($0.name) }
+      + (command == nil ? [Self.versionOption.spec] : []) + [Self.helpOption.spec]
   }
 }

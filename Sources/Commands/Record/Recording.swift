@@ -129,12 +129,7 @@ package struct Recording: Sendable {
         continue
       }
       if let end = value["end"] {
-        guard case .int(let exit)? = end["exit"], let status = Int32(exactly: exit) else {
-          throw fail(line, "'end' has no integer 'exit'")
-        }
-        var signal: String?
-        if case .string(let name)? = end["signal"] { signal = name }
-        recording.end = End(exit: status, signal: signal)
+        recording.end = try readEnd(end, fail: { fail(line, $0) })
         continue
       }
       guard case .int(let nanoseconds)? = value["t"], nanoseconds >= 0 else {
@@ -147,6 +142,33 @@ package struct Recording: Sendable {
       recording.entries.append(Timed(time: time, entry: entry, line: line))
     }
     return recording
+  }
+
+  /// The signals a recorded run can have died by, each with its status (128 + its number).
+  private static let deathSignals: [String: Int32] = Dictionary(
+    uniqueKeysWithValues: (UnixSignal.stopping + [.quit]).map { ($0.description, $0.shellStatus) }
+      + [("SIGPIPE", 128 + SIGPIPE)])
+
+  /// `{"exit":N}` (0–255), or `{"signal":NAME,"exit":128+n}` for a signal a run dies by.
+  private static func readEnd(_ end: JSONValue, fail: (String) -> Problem) throws(Problem) -> End {
+    guard case .int(let exit)? = end["exit"], let status = Int32(exactly: exit),
+      (0...255).contains(status)
+    else { throw fail("'end' has no 'exit' status from 0 to 255") }
+    switch end["signal"] {
+    case nil:
+      return End(exit: status, signal: nil)
+    case .string(let name)?:
+      guard let expected = deathSignals[name] else {
+        let names = deathSignals.keys.sorted().joined(separator: ", ")
+        throw fail("'end' names signal '\(name)', not one a run dies by (\(names))")
+      }
+      guard status == expected else {
+        throw fail("'end' says \(name) with exit \(status); a death by \(name) is \(expected)")
+      }
+      return End(exit: status, signal: name)
+    default:
+      throw fail("'end' has a 'signal' that is not a name")
+    }
   }
 
   private static func readHeader(

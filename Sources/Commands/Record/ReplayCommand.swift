@@ -44,7 +44,15 @@ package enum ReplayCommand {
       "loadctl replay --json run.jsonl | jq -c 'select(.event == \"transition\")'",
       "loadctl replay --check run.jsonl",
       "loadctl replay --until 1.5s --json run.jsonl",
-    ])
+    ],
+    refusedGlobalOptions: [CommandTable.recordOption] + recordedRunOptions)
+
+  /// The recorded run's own options: a replay takes them from the recording, so one given here
+  /// would be ignored without a word; each is a usage error.
+  private static let recordedRunOptions: [any OptionKeyProtocol] = [
+    CommandTable.clockOption, CommandTable.interactiveOption, CommandTable.noInputOption,
+    CommandTable.denyOption, CommandTable.allowOption,
+  ]
 
   /// Reads the recording, rebuilds the recorded run's options, replays it, and returns how the
   /// process ends.
@@ -56,13 +64,7 @@ package enum ReplayCommand {
         usage: .invalidValue("'--record' cannot be used with 'replay'", command: spec.name),
         json: json)
     }
-    // The recorded run's own: a replay takes them from the recording, so one given here would
-    // be ignored without a word.
-    let recorded: [any OptionKeyProtocol] = [
-      CommandTable.clockOption, CommandTable.interactiveOption, CommandTable.noInputOption,
-      CommandTable.denyOption, CommandTable.allowOption,
-    ]
-    if let given = recorded.first(where: { invocation.isGiven($0) }) {
+    if let given = recordedRunOptions.first(where: { invocation.isGiven($0) }) {
       throw Loadctl.fail(
         usage: .invalidValue(
           "'\(given.spec.longForm)' cannot be used with 'replay': a replay runs with the "

@@ -30,6 +30,23 @@ import Testing
     }
   }
 
+  /// `replay` refuses the recorded run's options (`--clock`, `--deny`, …) and `--record`: its
+  /// help does not offer them, and it still lists the globals it takes.
+  @Test func replayHelpListsOnlyTheOptionsItTakes() {
+    let help = HelpRenderer(program: CommandTable.program, width: 80).render(command: "replay")
+    // The first spelling on each option line (`  -q, --quiet  …` gives `--quiet`).
+    let listed = Set(
+      help.split(separator: "\n").compactMap { line -> String? in
+        let words = line.split(separator: " ")
+        guard line.hasPrefix("  -"), let first = words.first else { return nil }
+        return String(first.hasSuffix(",") ? words[1] : first)
+      })
+    #expect(
+      listed == [
+        "--check", "--until", "--json", "--no-color", "--quiet", "--trace", "--timeline", "--help",
+      ], "\(help)")
+  }
+
   @Test func unknownCommandsGetTheTopLevelHelp() {
     #expect(wide.render(command: "nope") == wide.render(command: nil))
   }
