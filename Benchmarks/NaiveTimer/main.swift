@@ -1,5 +1,5 @@
 // The reference `scripts/bench-timer.sh` measures `loadctl timer` against: a naive timer that
-// sleeps for the interval, N times, the way a first attempt at seed 003's timer would.
+// sleeps for the interval, N times, the way a first attempt at TCA's `Timers` pattern would.
 //
 // Each `Task.sleep(for:)` wakes a little late and the next sleep starts from there, so lateness
 // adds up over the run. `ClockTimer` sleeps until absolute deadlines instead. This program is a

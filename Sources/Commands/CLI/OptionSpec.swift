@@ -1,4 +1,4 @@
-/// Whether an option is a flag or takes a value; the name the brief's tables use.
+/// Whether an option is a flag or takes a value (`OptionSpec.Kind`, by a shorter name).
 package typealias OptionKind = OptionSpec.Kind
 
 /// One `--name` option in the command table.
