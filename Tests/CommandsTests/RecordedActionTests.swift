@@ -282,6 +282,28 @@ import Testing
       .ticker, #"{"action":"prices","prices":[1,"2"],"dropped":0}"#,
       #"field "prices[1]" must be a number, not a string"#
     ),
+    // A count out of range: each once crashed a replay (SIGILL) on an overflow or a negative
+    // repeat count.
+    (
+      .timer, #"{"action":"tick","missed":-5,"lateness_ns":1}"#,
+      #"field "missed" must be a count from 0 to 2^53, not -5"#
+    ),
+    (
+      .timer, #"{"action":"tick","missed":9223372036854775807,"lateness_ns":1}"#,
+      #"field "missed" must be a count from 0 to 2^53, not 9223372036854775807"#
+    ),
+    (
+      .ticker, #"{"action":"prices","prices":[1],"dropped":-9223372036854775808}"#,
+      #"field "dropped" must be a count from 0 to 2^53, not -9223372036854775808"#
+    ),
+    (
+      .search, #"{"action":"debounce_elapsed","query":"q","revision":-1}"#,
+      #"field "revision" must be a count from 0 to 2^53, not -1"#
+    ),
+    (
+      .search, #"{"action":"response","query":"q","revision":1,"ok":true,"items":[],"total":-3}"#,
+      #"field "total" must be a count from 0 to 2^53, not -3"#
+    ),
   ]
 
   @Test(arguments: rejections)

@@ -32,17 +32,33 @@ import Testing
 
   static let failing = ["profile", "--fail", "offline", "--latency", "50ms"]
 
+  /// `r` starts attempt 2, which fails as the first did; `q` then quits, and the run ends as
+  /// its flow did: failed, status 1. (Waiting for "→ failed" once matched the first failure, so
+  /// `q` raced attempt 2's 50 ms: cancelled, 0, when it won; failed, 1, under load.)
   @Test func retryKeyRetriesAndQQuits() async throws {
     let result = try await Self.runOnTerminal(
       [
-        ["wait", "failed(offline)"], ["send", "r"], ["wait", "(retry)"], ["wait", "attempt 2"],
-        ["wait", "→ failed"], ["send", "q"],
+        ["wait", "failed(offline)"], ["send", "r"], ["wait", "(retry)"],
+        ["wait", "loading(attempt 2) → failed(offline)"], ["send", "q"],
       ],
       Self.failing + ["-i", "--no-color"])
     #expect(result.error == nil)
-    #expect(result.exit == 0)
+    #expect(result.exit == 1, "\(result.output)")
     #expect(result.termiosRestored)
     #expect(result.output.contains("keys: l load · r retry · q quit"))
+    #expect(result.output.contains("failed(offline)  (failed)"), "\(result.output)")
+  }
+
+  /// `q` while a load is in flight cancels it: the flow goes back to idle, and the run ends
+  /// with 0. The load takes ten minutes, so `q` always comes first.
+  @Test func quitWhileLoadingCancelsTheLoad() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "idle → loading"], ["send", "q"]],
+      ["profile", "--latency", "600s", "-i", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0, "\(result.output)")
+    #expect(result.termiosRestored)
+    #expect(result.output.contains("loading → idle (cancelled)"), "\(result.output)")
   }
 
   /// How a run can end at a terminal: a key, or a signal; and how the process must end.

@@ -138,6 +138,50 @@ import Testing
     #expect(try await again.waitForExit() == .exited(65), "\(again.transcript)")
   }
 
+  /// A ticker whose replay diverges before its feed report: the divergence (4) is the verdict,
+  /// not the feed report the replay never reached (it was 65, blaming that line).
+  @Test func aTickerThatDivergesBeforeItsFeedReportIsADivergence() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("ticker.jsonl")
+    let run = try await LoadctlProcess.run([
+      "ticker", "--clock", "virtual", "--count", "3", "--seed", "1", "--record", file,
+    ])
+    #expect(run.termination == .exited(0), "\(run.stderr)")
+    let lines = try Recorded.lines(file)
+    let tick = try #require(
+      lines.firstIndex { $0.hasPrefix(#"{"out":"#) && $0.contains(#""n":2,"#) }, "\(file)")
+    var copy = lines
+    copy[tick] = lines[tick].replacingOccurrences(of: #""n":2,"#, with: #""n":20,"#)
+    let edited = scratch.path("edited.jsonl")
+    try copy.map { $0 + "\n" }.joined().write(toFile: edited, atomically: true, encoding: .utf8)
+    for arguments in [[edited], ["--check", edited]] {
+      let replay = try await Self.replay(arguments)
+      #expect(replay.termination == .exited(4), "\(edited)\n\(replay.transcript)")
+      #expect(replay.stderrLines.first?.hasPrefix("replay diverged from ") == true)
+      #expect(replay.stderrLines.contains("  differs:  n: 20 → 2"), "\(replay.transcript)")
+    }
+  }
+
+  /// Recorded arguments that the flow refuses when it starts (an action it no longer knows) are
+  /// the recording's problem: named with the recording and its line, status 65.
+  @Test func recordedActionsTheFlowRefusesNameTheRecording() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("run.jsonl")
+    let run = try await LoadctlProcess.run(["counter", "+", "+", "--record", file])
+    #expect(run.termination == .exited(0), "\(run.stderr)")
+    var lines = try Recorded.lines(file)
+    lines[0] = lines[0].replacingOccurrences(
+      of: #""arguments":["counter","+","+""#, with: #""arguments":["counter","+","bogus""#)
+    try lines.map { $0 + "\n" }.joined().write(toFile: file, atomically: true, encoding: .utf8)
+    let replay = try await Self.replay([file])
+    #expect(replay.termination == .exited(65), "\(replay.transcript)")
+    #expect(
+      replay.stderrLines == [
+        "Error: recording '\(file)' line 1: its options no longer parse: argument 2: unknown "
+          + "action 'bogus' (expected +, -, d or cancel; or inc, dec, delayed)"
+      ], "\(replay.transcript)")
+  }
+
   /// One recorded value changed in a copy: the replay stops at that event with status 4 and
   /// names the field, recorded value first; the untouched recording still matches.
   @Test(arguments: [
@@ -278,6 +322,25 @@ import Testing
     #expect(until.stdoutLines == recorded, "\(file)\n\(until.transcript)")
   }
 
+  /// A run whose stdout failed replays to the same status, 74, without the run's `Error:` line:
+  /// the replay's own stdout is fine.
+  @Test func aRunWhoseStdoutFailedReplaysTo74Quietly() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("full.jsonl")
+    let run = try await LoadctlProcess.run(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", "\"$0\" counter + + --record \"$1\" >/dev/full", try BinaryLocator.locate(), file,
+      ])
+    #expect(run.termination == .exited(74), "\(run.stderr)")
+    #expect(run.stderr == "Error: cannot write to stdout: No space left on device\n")
+    let replay = try await Self.replay([file])
+    #expect(replay.termination == .exited(74), "\(file)\n\(replay.transcript)")
+    #expect(replay.stderrLines == [], "\(file)\n\(replay.transcript)")
+    let check = try await Self.replay(["--check", file])
+    #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
+  }
+
   /// A replay whose own stdout fails, or whose reader leaves, ends as a run would (74, SIGPIPE),
   /// and blames neither the recording nor the program for what it could not print.
   @Test func aReplayWhoseStdoutFailsEndsAsARunWould() async throws {
@@ -344,6 +407,22 @@ import Testing
       RecordReplayEndToEndTests.header + "\n" + #"{"end":{"exit":0}}"# + "\n"
         + #"{"t":1,"closing":true}"# + "\n",
       "recording 'PATH' line 3: a line after the run's end", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":-5,"closing":true}"# + "\n",
+      "recording 'PATH' line 2: 't' is negative (-5 ns)", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":1e9,"closing":true}"# + "\n",
+      "recording 'PATH' line 2: 't' is 1000000000.0, not a whole number of nanoseconds", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":"5","closing":true}"# + "\n",
+      "recording 'PATH' line 2: 't' must be a whole number of nanoseconds, not a string", true
+    ),
+    (
+      String(RecordReplayEndToEndTests.header.prefix(60)),
+      "recording 'PATH' line 1: the header is cut short (no newline after it)", true
     ),
     (
       RecordReplayEndToEndTests.header + "\n" + #"{"end":{"signal":"SIGFOO","exit":130}}"# + "\n",

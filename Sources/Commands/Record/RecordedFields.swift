@@ -70,6 +70,20 @@ package struct RecordedFields: Sendable {
     return number
   }
 
+  /// The largest count a recording may hold (2^53, the largest integer every JSON reader keeps
+  /// exact): far beyond what a run reaches, and small enough that sums and differences of counts
+  /// never overflow.
+  package static let maxCount = 1 << 53
+
+  /// The integer field `key` as a count: from 0 to ``maxCount``.
+  package func count(_ key: String) throws(LineProblem) -> Int {
+    let number = try int(key)
+    guard (0...Self.maxCount).contains(number) else {
+      throw problem("field \(quoted(key)) must be a count from 0 to 2^53, not \(number)")
+    }
+    return number
+  }
+
   /// The boolean field `key`.
   package func bool(_ key: String) throws(LineProblem) -> Bool {
     let field = try value(key)
@@ -157,7 +171,7 @@ package struct RecordedFields: Sendable {
   }
 
   /// What kind of JSON `value` is, with an article, for messages (`an integer`, `null`).
-  private static func kind(of value: JSONValue) -> String {
+  static func kind(of value: JSONValue) -> String {
     switch value {
     case .null: "null"
     case .bool: "a boolean"

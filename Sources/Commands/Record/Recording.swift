@@ -98,9 +98,12 @@ package struct Recording: Sendable {
   package static func parse(_ bytes: [UInt8], path: String) throws(Problem) -> Recording {
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     // The piece after the last newline is empty, or a line torn by a kill: never data.
-    lines.removeLast()
+    let torn = lines.removeLast()
     guard let first = lines.first else {
-      throw Problem(message: "recording '\(path)' is empty: it holds no header line")
+      throw Problem(
+        message: torn.isEmpty
+          ? "recording '\(path)' is empty: it holds no header line"
+          : "recording '\(path)' line 1: the header is cut short (no newline after it)")
     }
     func fail(_ line: Int, _ message: String) -> Problem {
       Problem(message: "recording '\(path)' line \(line): \(message)")
@@ -132,8 +135,15 @@ package struct Recording: Sendable {
         recording.end = try readEnd(end, fail: { fail(line, $0) })
         continue
       }
-      guard case .int(let nanoseconds)? = value["t"], nanoseconds >= 0 else {
-        throw fail(line, "no 't' (a time in nanoseconds), 'out' or 'end'")
+      let nanoseconds: Int
+      switch value["t"] {
+      case .int(let time)? where time >= 0: nanoseconds = time
+      case nil: throw fail(line, "no 't' (a time in nanoseconds), 'out' or 'end'")
+      case .int(let time)?: throw fail(line, "'t' is negative (\(time) ns)")
+      case .double(let time)?: throw fail(line, "'t' is \(time), not a whole number of nanoseconds")
+      case let time?:
+        throw fail(
+          line, "'t' must be a whole number of nanoseconds, not \(RecordedFields.kind(of: time))")
       }
       let time = Duration.nanoseconds(nanoseconds)
       guard time >= last else { throw fail(line, "its time goes back (\(nanoseconds) ns)") }

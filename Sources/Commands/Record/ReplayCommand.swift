@@ -109,8 +109,12 @@ package enum ReplayCommand {
     do throws(EarlyExit) {
       end = try await start(recorded, run, environment)
     } catch {
-      guard case .usage(let usage) = error.problem else { throw error }
-      throw notParsed(usage.message)
+      // The recorded options reach a flow's start only here (its actions, its `start` event's
+      // options): what it refuses is the recording's fault, said with the recording's name.
+      switch error.problem {
+      case .usage, .badInput: throw notParsed(error.message)
+      case .unavailable: throw error
+      }
     }
     return verdict(session, end: end, path: path, checkOnly: invocation[Option.check])
   }

@@ -91,10 +91,11 @@ package final class ReplaySession: Sendable {
     state.withLock { $0.shutdown = $0.shutdown ?? reason }
   }
 
-  /// A recorded line could not be applied: the replay stops and ends with status 65.
+  /// A recorded line could not be applied: the replay stops and ends with status 65, unless it
+  /// had already diverged (a replay stopped at a divergence leaves later lines unapplied).
   package func fail(line: Int, _ message: String) {
     state.withLock { state in
-      guard state.interruption == nil else { return }
+      guard state.interruption == nil, state.divergence == nil else { return }
       state.failure =
         state.failure ?? "recording '\(recording.path)' line \(line): \(message)"
     }

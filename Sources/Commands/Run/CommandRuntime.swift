@@ -433,7 +433,11 @@ package enum CommandRuntime {
       return .brokenPipe
     }
     if case .writeFailed(let code) = shutdown {
-      context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
+      // A replay gets here by the recorded run's failure, not its own: it ends with the run's
+      // status and, as for the run's other stderr notices, without its message.
+      if context.replay == nil {
+        context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
+      }
       if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
       return .exit(ExitStatus.ioError)
     }

@@ -39,15 +39,15 @@ extension SearchAction: RecordableAction {
         return .queryChanged(try fields.string("query"))
       case "debounce_elapsed":
         return .debounceElapsed(
-          query: try fields.string("query"), revision: try fields.int("revision"))
+          query: try fields.string("query"), revision: try fields.count("revision"))
       case "response":
         let query = try fields.string("query")
-        let revision = try fields.int("revision")
+        let revision = try fields.count("revision")
         guard try fields.bool("ok") else {
           let failure = LoadFailure(try fields.string("message"))
           return .response(query: query, revision: revision, result: .failure(failure))
         }
-        let hits = SearchHits(items: try fields.strings("items"), total: try fields.int("total"))
+        let hits = SearchHits(items: try fields.strings("items"), total: try fields.count("total"))
         return .response(query: query, revision: revision, result: .success(hits))
       case "interrupt":
         return .interrupt

@@ -39,7 +39,7 @@ extension TickerAction: RecordableAction {
     Result { () throws(LineProblem) -> TickerAction in
       let fields = try RecordedFields(value, of: "ticker")
       guard fields.action == "prices" else { throw fields.unknownAction(expected: ["prices"]) }
-      return .prices(try fields.doubles("prices"), dropped: try fields.int("dropped"))
+      return .prices(try fields.doubles("prices"), dropped: try fields.count("dropped"))
     }
   }
 }

@@ -109,8 +109,10 @@ package struct TickerFlow: RunnableFlow {
   }
 
   package func feed(recorded value: JSONValue?) -> PriceFeedReport? {
+    let counts = 0...RecordedFields.maxCount
     guard let value, case .int(let produced)? = value["produced"],
-      case .int(let dropped)? = value["dropped"]
+      case .int(let dropped)? = value["dropped"], counts.contains(produced),
+      counts.contains(dropped)
     else { return nil }
     let end: PriceFeedEnd
     switch value["end"] {

@@ -29,7 +29,7 @@ extension TimerAction: RecordableAction {
       case "tick":
         return .tick(
           Tick(
-            missed: try fields.int("missed"),
+            missed: try fields.count("missed"),
             lateness: try fields.duration(nanoseconds: "lateness_ns")))
       default: throw fields.unknownAction(expected: recordedNames)
       }

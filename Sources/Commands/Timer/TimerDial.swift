@@ -10,6 +10,8 @@ package struct TimerDial: Sendable {
   package init(interval: Duration) { self.interval = interval }
 
   static let cells = 15
+  /// The longest elapsed time shown, well inside what a `Duration` holds.
+  private static let longest = Duration.seconds(Int64.max / 2)
   private static let partial = ["", "▎", "▌", "▊"]
 
   /// `▶ 00:03 ▕▊              ▏` for a running timer, `■ …` for a stopped one.
@@ -19,7 +21,9 @@ package struct TimerDial: Sendable {
 
   /// `ticks × interval` as `mm:ss`, with as many decimals as the interval needs (at most 3):
   /// `00:03` for 1 s ticks, `00:00.20` for 10 ms ticks. Past an hour the minutes keep counting.
+  /// Past what a `Duration` holds (a count only a replayed recording reaches), `--:--`.
   package func elapsed(ticks: Int) -> String {
+    guard ticks >= 0, Double(ticks) < Self.longest / interval else { return "--:--" }
     let total = interval * ticks
     let (seconds, attoseconds) = total.components
     let millis = Int(attoseconds / 1_000_000_000_000_000)

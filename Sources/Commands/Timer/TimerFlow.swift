@@ -40,7 +40,9 @@ package struct TimerFlow: Sendable {
       state.ticks = 0
       return .none
     case .tick(let tick):
-      state.ticks += 1 + tick.missed
+      // Saturating: a replayed recording may hold any count a tick could have skipped.
+      let (ticks, overflow) = state.ticks.addingReportingOverflow(1 &+ tick.missed)
+      state.ticks = overflow ? .max : ticks
       guard let tickLimit, state.ticks >= tickLimit else { return .none }
       // Skipped deadlines can jump past the limit; the run ends at the limit's deadline.
       state.ticks = tickLimit

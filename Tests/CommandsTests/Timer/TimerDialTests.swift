@@ -13,6 +13,15 @@ import Testing
     #expect(TimerDial(interval: interval).elapsed(ticks: ticks) == text)
   }
 
+  /// An elapsed time past what a `Duration` holds is not shown (it trapped in the multiplication).
+  @Test(arguments: [
+    (Duration.seconds(3_600), Int.max), (Duration.seconds(1), 1 << 62),
+    (Duration.seconds(86_400), 1 << 53),
+  ])
+  func anElapsedTimeBeyondADurationIsNotShown(interval: Duration, ticks: Int) {
+    #expect(TimerDial(interval: interval).elapsed(ticks: ticks) == "--:--")
+  }
+
   @Test(arguments: [
     (0, "▕               ▏"), (1, "▕▎              ▏"), (2, "▕▌              ▏"),
     (3, "▕▊              ▏"), (4, "▕█              ▏"), (30, "▕███████▌       ▏"),

@@ -114,6 +114,15 @@ private func effects(_ store: TestStore<TimerState, TimerAction>) -> [String] {
     try store.finish()
   }
 
+  /// A count past `Int.max` (only a replayed recording can hold one) stops there instead of
+  /// trapping.
+  @Test func theTickCountSaturates() throws {
+    let store = makeStore()
+    try store.send(.tick(TimerAction.Tick(missed: Int.max - 1))) { $0.ticks = Int.max }
+    try store.send(.tick(TimerAction.Tick(missed: 1 << 53))) { $0.ticks = Int.max }
+    try store.finish()
+  }
+
   @Test func skippedDeadlinesNeverCarryTheCountPastTheLimit() throws {
     let store = makeStore(tickLimit: 5)
     try store.send(.start) { $0.isTimerActive = true }
