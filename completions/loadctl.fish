@@ -49,7 +49,7 @@ complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the versio
 complete -c loadctl -n __loadctl_takes_globals -l json -d 'Print machine-readable output as JSON Lines.'
 complete -c loadctl -n __loadctl_takes_globals -l no-color -d 'Do not use colors or other terminal escape codes.'
 complete -c loadctl -n __loadctl_takes_globals -s q -l quiet -d 'Print only errors and the final result.'
-complete -c loadctl -n __loadctl_takes_globals -s i -l interactive -d 'At a terminal, read keys even when the flow ends by itself (profile, timer with --ticks or --duration); it then ends with q.'
+complete -c loadctl -n __loadctl_takes_globals -s i -l interactive -d 'At a terminal, read keys even when the flow ends by itself: profile then ends with q; a timer with --ticks or --duration takes keys until its limit ends it.'
 complete -c loadctl -n __loadctl_takes_globals -l no-input -d 'Never read keys from the terminal, even when nothing else would end the run.'
 complete -c loadctl -n __loadctl_takes_globals -l clock -x -a 'continuous\\t virtual\\t' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
 complete -c loadctl -n __loadctl_takes_globals -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'

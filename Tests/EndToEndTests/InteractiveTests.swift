@@ -49,6 +49,36 @@ import Testing
     #expect(result.output.contains("failed(offline)  (failed)"), "\(result.output)")
   }
 
+  /// Ctrl-C acts when it is read, ahead of the keys still waiting to be applied: 30,000 pasted
+  /// characters, each a query the search prints whole, do not hold it back (they held it for
+  /// minutes).
+  @Test func ctrlCIsNotQueuedBehindPastedKeys() async throws {
+    let result = try await Self.runOnTerminal(
+      [
+        ["wait", "type to search"], ["send", String(repeating: "a", count: 30_000)],
+        ["send", "\u{03}"],
+      ],
+      ["search", "--no-color"])
+    #expect(result.error == nil, "\(result.error ?? "")")
+    #expect(result.signal == SIGINT)
+    #expect(result.termiosRestored)
+  }
+
+  /// A second Ctrl-C forces the exit while the first waits for a command's teardown (the
+  /// command ignores SIGTERM and `--kill-after` is ten minutes), as "Ctrl-C again to force"
+  /// says; in raw mode the second key used to go unread until the teardown ended.
+  @Test func aSecondCtrlCForcesTheExitAtATerminal() async throws {
+    let result = try await Self.runOnTerminal(
+      [
+        ["wait", "keys:"], ["send", "d"], ["wait", "started"], ["send", "\u{03}"],
+        ["wait", "Ctrl-C again to force"], ["send", "\u{03}"],
+      ],
+      ["counter", "--exec", "trap '' TERM; exec sleep 600", "--kill-after", "600s", "--no-color"])
+    #expect(result.error == nil, "\(result.error ?? "")")
+    #expect(result.signal == SIGINT)
+    #expect(result.termiosRestored)
+  }
+
   /// `q` while a load is in flight cancels it: the flow goes back to idle, and the run ends
   /// with 0. The load takes ten minutes, so `q` always comes first.
   @Test func quitWhileLoadingCancelsTheLoad() async throws {
@@ -100,6 +130,20 @@ import Testing
     #expect(result.exit == 0)
     #expect(result.termiosRestored)
     #expect(!result.output.contains("keys:"))
+  }
+
+  /// With `-i` it takes keys, and its limit still ends it (`-i`'s help says so): a pause with
+  /// space only delays the third tick.
+  @Test func timerWithTicksAndInteractiveTakesKeysUntilItsLimit() async throws {
+    let result = try await Self.runOnTerminal(
+      [
+        ["wait", "keys:"], ["wait", "ticks: 0 → 1"], ["send", " "],
+        ["wait", "isTimerActive: true → false"], ["send", " "],
+      ],
+      ["timer", "--interval", "20ms", "--ticks", "3", "-i", "--no-color"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    #expect(result.output.contains("3 ticks"), "\(result.output)")
   }
 
   /// `--no-input` never reads the terminal: a timer with nothing else to end it runs until a

@@ -91,8 +91,8 @@ package enum CommandTable {
   /// `-i, --interactive`: read keys at a terminal even when the flow would end by itself.
   static let interactiveOption = OptionKey.flag(
     "interactive", short: "i",
-    help: "At a terminal, read keys even when the flow ends by itself (profile, timer with "
-      + "--ticks or --duration); it then ends with q.")
+    help: "At a terminal, read keys even when the flow ends by itself: profile then ends with "
+      + "q; a timer with --ticks or --duration takes keys until its limit ends it.")
 
   /// `--no-input`: never read the terminal.
   static let noInputOption = OptionKey.flag(

@@ -30,18 +30,22 @@ package final class TerminalSession: Sendable {
 
   /// Actions from key presses, or `nil` when the run is not interactive.
   ///
-  /// Enters raw mode and shows `legend` on stderr. Ctrl-C takes the SIGINT path; Ctrl-Z and
-  /// Ctrl-\ send SIGTSTP and SIGQUIT to the process group, as the terminal would with keyboard
-  /// signals on; `q`, Esc (when `map` does not use them) and end of input quit the run with
-  /// status 0.
+  /// Enters raw mode and shows `legend` on stderr. Ctrl-C takes the SIGINT path at once, ahead
+  /// of any keys still queued; Ctrl-Z and Ctrl-\ send SIGTSTP and SIGQUIT to the process group,
+  /// as the terminal would with keyboard signals on (see ``KeyReader``); `q`, Esc (when `map`
+  /// does not use them) and end of input quit the run with status 0. A run in the background
+  /// stops, as a job reading its terminal does, until it is brought to the foreground.
   /// - Parameter map: The action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
   package func keyActions<Action: Sendable>(
     legend text: String, map: @escaping @Sendable (Key) -> KeyResult<Action>
   ) -> KeyActions<Action>? {
-    guard isInteractive, let mode = RawMode.enter(fd: 0) else { return nil }
+    guard isInteractive,
+      Foreground.waitForTerminal(fd: 0, isCancelled: { Task.isCancelled }),
+      let mode = RawMode.enter(fd: 0)
+    else { return nil }
     rawMode.withLock { $0 = mode }
     legend(text)
-    return KeyActions(keys: KeyReader.keys(fd: 0), map: map, interrupt: interrupt, quit: quit)
+    return KeyActions(keys: KeyReader.keys(fd: 0, interrupt: interrupt), map: map, quit: quit)
   }
 
   /// Puts the terminal back as it was; safe to call more than once.
@@ -75,7 +79,6 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
 
   let keys: AsyncStream<Key>
   let map: @Sendable (Key) -> KeyResult<Action>
-  let interrupt: @Sendable () -> Void
   let quit: @Sendable () -> Void
 
   package func makeAsyncIterator() -> Iterator {
@@ -89,19 +92,6 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
 
     package mutating func next() async -> Action? {
       while let key = await keys.next() {
-        switch key {
-        case .interrupt:
-          sequence.interrupt()
-          return nil
-        case .suspend:
-          kill(0, SIGTSTP)
-          continue
-        case .quit:
-          kill(0, SIGQUIT)
-          continue
-        default:
-          break
-        }
         switch sequence.map(key) {
         case .action(let action): return action
         case .quit:
