@@ -11,9 +11,17 @@ import LoadctlCore
 ///
 /// Like ``LineSource``, a thread of its own (``ReaderThread``), outside the cooperative pool,
 /// does the blocking reads.
-/// End of input ends the stream.
+/// When a read ends inside an escape sequence, the reader waits up to `escapeTimeout` for the
+/// rest (vim's `ttimeout`); if none comes, the bytes are taken as they are, so Esc pressed alone
+/// arrives that much later. End of input ends the stream.
 package enum KeyReader {
-  package static func keys(fd: Int32 = 0) -> AsyncStream<Key> {
+  /// How long the rest of an escape sequence may take to arrive.
+  package static let escapeTimeout: Duration = .milliseconds(50)
+
+  /// The keys read from `fd` until its end or until the stream is no longer listened to.
+  package static func keys(fd: Int32 = 0, escapeTimeout: Duration = escapeTimeout)
+    -> AsyncStream<Key>
+  {
     let (stream, continuation) = AsyncStream<Key>.makeStream()
     let stopped = StopFlag()
     continuation.onTermination = { @Sendable _ in stopped.stop() }
@@ -21,14 +29,41 @@ package enum KeyReader {
       var decoder = KeyDecoder()
       var buffer = [UInt8](repeating: 0, count: 256)
       while !stopped.isStopped {
+        if decoder.hasPendingEscape, !hasInput(fd, within: escapeTimeout) {
+          for key in decoder.flushPending() { continuation.yield(key) }
+          continue
+        }
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
         if count <= 0 { break }
         for key in decoder.decode(buffer[0..<count]) { continuation.yield(key) }
       }
+      for key in decoder.flushPending() { continuation.yield(key) }
       continuation.finish()
     }
     return stream
+  }
+
+  /// Whether `fd` has bytes (or its end) to read within `timeout`; a signal does not cut the
+  /// wait short. A failing `poll` counts as no input.
+  static func hasInput(_ fd: Int32, within timeout: Duration) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&entry, 1, milliseconds(clock.now.duration(to: deadline)))
+      if ready < 0, errno == EINTR { continue }
+      return ready > 0
+    }
+  }
+
+  /// `duration` in whole milliseconds, rounded up, for `poll`: at least 0, at most `Int32.max`.
+  static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0, duration > .zero else { return 0 }
+    guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
+    let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(seconds * 1000 + fraction)
   }
 }
 
