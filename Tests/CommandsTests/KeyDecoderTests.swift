@@ -1,7 +1,8 @@
 import LoadctlCommands
 import Testing
 
-/// Raw terminal bytes to keys: UTF-8 across reads, control keys, escape sequences.
+/// Raw terminal bytes to keys: UTF-8 across reads, control keys, escape sequences, and keys the
+/// same however the bytes are split between reads.
 @Suite struct KeyDecoderTests {
   @Test(
     arguments: [
@@ -16,15 +17,130 @@ import Testing
       ([0xC3, 0xA9], [.character("é")]),
       ([0xED, 0x95, 0x9C], [.character("한")]),
       ([0xFF, 0x61], [.other, .character("a")]),
+      ([0x1B, 0x78], [.other]),
+      ([0x1B, 0x4F, 0x41], [.other]),
+      ([0x1B, 0x1B, 0x5B, 0x44], [.escape, .other]),
+      ([0xF0, 0x03], [.other, .interrupt]),
+      ([0xE2, 0x71], [.other, .character("q")]),
+      ([0xF0, 0x9F, 0x1C], [.other, .quit]),
+      ([0x61, 0xC3, 0x62, 0x63], [.character("a"), .other, .character("b"), .character("c")]),
+      ([0x1B, 0x5B, 0x31, 0x03], [.other, .interrupt]),
     ] as [([UInt8], [Key])])
   func decodes(bytes: [UInt8], keys: [Key]) {
     var decoder = KeyDecoder()
-    #expect(decoder.decode(bytes) == keys)
+    #expect(decoder.decode(bytes) + decoder.flushPending() == keys)
   }
 
   @Test func utf8SplitAcrossReadsWaitsForTheRest() {
     var decoder = KeyDecoder()
     #expect(decoder.decode([0x73, 0xED, 0x95]) == [.character("s")])
     #expect(decoder.decode([0x9C, 0x21]) == [.character("한"), .character("!")])
+  }
+
+  @Test func aLoneEscapeAtTheEndWaitsForTheRestOfItsSequence() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x61, 0x1B]) == [.character("a")])
+    #expect(decoder.hasPendingEscape)
+    #expect(decoder.decode([0x5B, 0x44]) == [.other])
+    #expect(!decoder.hasPendingEscape)
+    #expect(decoder.flushPending() == [])
+  }
+
+  @Test func aLoneEscapeIsEscOnceNoMoreBytesCome() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1B]) == [])
+    #expect(decoder.flushPending() == [.escape])
+    #expect(!decoder.hasPendingEscape)
+    #expect(decoder.decode([0x44]) == [.character("D")])
+  }
+
+  @Test func aCSISequenceSplitInThreeIsOneKey() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1B, 0x5B]) == [])
+    #expect(decoder.decode(Array("1;5".utf8)) == [])
+    #expect(decoder.hasPendingEscape)
+    #expect(decoder.decode([0x43, 0x7A]) == [.other, .character("z")])
+  }
+
+  @Test func anUnfinishedSequenceIsOneOtherKeyOnceNoMoreBytesCome() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1B, 0x5B, 0x31]) == [])
+    #expect(decoder.flushPending() == [.other])
+    #expect(decoder.decode([0x7E]) == [.character("~")])
+  }
+
+  /// A UTF-8 sequence that is already invalid does not wait for more bytes; a valid start does.
+  @Test func onlyAValidUTF8StartWaits() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0xF0, 0x71]) == [.other, .character("q")])
+    #expect(decoder.decode([0xF0, 0x9F]) == [])
+    #expect(!decoder.hasPendingEscape)
+    #expect(decoder.decode([0x98, 0x80]) == [.character("😀")])
+  }
+
+  @Test func threeThousandLeftArrowsInReadsOf256BytesAreThreeThousandOtherKeys() {
+    let bytes = Array(Array(repeating: [UInt8]([0x1B, 0x5B, 0x44]), count: 3000).joined())
+    var decoder = KeyDecoder()
+    var keys: [Key] = []
+    for start in stride(from: 0, to: bytes.count, by: 256) {
+      keys += decoder.decode(bytes[start..<min(start + 256, bytes.count)])
+    }
+    keys += decoder.flushPending()
+    #expect(keys == Array(repeating: .other, count: 3000))
+  }
+
+  /// Byte strings and their keys: a bracketed paste, arrows in both modes, Alt+x, Esc twice,
+  /// invalid UTF-8 before control keys, and sequences a control byte or escape byte cuts short.
+  static let samples: [([UInt8], [Key])] = [
+    (
+      Array("\u{1B}[200~ab é 한\u{1B}[201~".utf8),
+      [.other] + "ab é 한".map { .character($0) } + [.other]
+    ),
+    (
+      Array("a\u{1B}[D\u{1B}[1;5C\u{1B}OA\u{1B}x\u{1B}\u{1B}[Bq".utf8),
+      [.character("a"), .other, .other, .other, .other, .escape, .other, .character("q")]
+    ),
+    (
+      [0x61, 0xC3, 0x62, 0xF0, 0x03, 0xF0, 0x9F, 0x98, 0x80, 0x1B, 0x1B],
+      [
+        .character("a"), .other, .character("b"), .other, .interrupt, .character("😀"), .escape,
+        .escape,
+      ]
+    ),
+    (
+      [0x1B, 0x5B, 0x31, 0x1B, 0x4F, 0x1B, 0xE2, 0x82, 0xAC, 0x1B, 0x7F, 0x1B, 0x5B],
+      [.other, .other, .escape, .character("€"), .other, .other]
+    ),
+  ]
+
+  /// Decoding a byte string in two calls split at any position gives the same keys as decoding
+  /// it whole; each ends with ``KeyDecoder/flushPending()``, as the reader does when no more
+  /// bytes come.
+  @Test(arguments: samples)
+  func keysDoNotDependOnWhereTheBytesAreSplit(bytes: [UInt8], expected: [Key]) {
+    for split in 0...bytes.count {
+      var decoder = KeyDecoder()
+      let keys =
+        decoder.decode(bytes[..<split]) + decoder.decode(bytes[split...]) + decoder.flushPending()
+      #expect(keys == expected, "split at \(split)")
+    }
+  }
+
+  /// Every byte in a read of its own, as a slow terminal may deliver them.
+  @Test(arguments: samples)
+  func keysDoNotDependOnReadsOfOneByte(bytes: [UInt8], expected: [Key]) {
+    var decoder = KeyDecoder()
+    #expect(bytes.flatMap { decoder.decode([$0]) } + decoder.flushPending() == expected)
+  }
+
+  @Test func aBracketedPasteSplitAnywhereTypesItsText() {
+    let bytes = Array("\u{1B}[200~hé\u{1B}[201~".utf8)
+    let expected: [Key] = [.other, .character("h"), .character("é"), .other]
+    for split in 0...bytes.count {
+      var decoder = KeyDecoder()
+      let keys =
+        decoder.decode(bytes[..<split]) + decoder.decode(bytes[split...]) + decoder.flushPending()
+      #expect(keys == expected, "split at \(split)")
+    }
   }
 }

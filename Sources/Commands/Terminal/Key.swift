@@ -4,6 +4,7 @@ package enum Key: Sendable, Equatable {
   case character(Character)
   case enter
   case backspace
+  /// Esc pressed alone: an escape byte that no byte of a longer sequence followed in time.
   case escape
   /// Ctrl-C: in raw mode it arrives as a byte and takes the same path as SIGINT.
   case interrupt
@@ -13,67 +14,104 @@ package enum Key: Sendable, Equatable {
   case suspend
   /// Ctrl-\: in raw mode it arrives as a byte and ends the process as SIGQUIT would.
   case quit
-  /// An escape sequence (arrows, function keys) or control byte the flows do not use.
+  /// A key the flows do not use: an escape sequence (arrows, function keys, Alt+key), a control
+  /// byte, or bytes that are not UTF-8.
   case other
 }
 
 /// Turns bytes from a raw-mode terminal into keys, across reads.
 ///
-/// Multi-byte UTF-8 characters may be split between two reads, so partial sequences wait for
-/// their remaining bytes. An escape byte followed by `[` or `O` in the same read starts a CSI/SS3
-/// sequence (arrow keys) and is consumed whole; a lone escape is the Esc key.
+/// How the bytes are split between calls to ``decode(_:)`` never changes the keys: a sequence
+/// cut off by the end of the bytes waits for the next call. That is a UTF-8 character whose bytes
+/// so far are valid, or an escape sequence: a lone escape byte, or a CSI (`ESC [`) or SS3
+/// (`ESC O`) sequence without its final byte (0x40–0x7E). An escape sequence may never be
+/// finished, so the reader waits only a short time for the rest and then calls
+/// ``flushPending()``: a lone escape byte is the Esc key.
+///
+/// An escape byte followed by a printable ASCII byte or DEL (Alt/Meta+key) is one ``Key/other``,
+/// not Esc. A byte that cannot continue the sequence before it (a control byte after a UTF-8 lead
+/// byte or inside a CSI sequence) ends that sequence as ``Key/other`` and is decoded as a key of
+/// its own, so Ctrl-C, `q` and the rest are never swallowed.
 package struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
 
   package init() {}
 
-  /// Decodes `bytes`, keeping an incomplete trailing UTF-8 sequence for the next call.
+  /// Whether an incomplete escape sequence waits for more bytes; when none come in time, the
+  /// reader calls ``flushPending()``. (An incomplete UTF-8 character may wait indefinitely.)
+  package var hasPendingEscape: Bool { pending.first == 0x1B }
+
+  /// Decodes `bytes` after those kept by the last call, keeping an incomplete trailing sequence.
   package mutating func decode(_ bytes: some Sequence<UInt8>) -> [Key] {
     pending += bytes
     var keys: [Key] = []
     var index = 0
-    while index < pending.count {
-      let byte = pending[index]
-      switch byte {
-      case 0x03: keys.append(.interrupt)
-      case 0x04: keys.append(.endOfInput)
-      case 0x1A: keys.append(.suspend)
-      case 0x1C: keys.append(.quit)
-      case 0x0D, 0x0A: keys.append(.enter)
-      case 0x7F, 0x08: keys.append(.backspace)
-      case 0x1B:
-        let next = index + 1 < pending.count ? pending[index + 1] : nil
-        guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else {
-          keys.append(.escape)
-          break
-        }
-        index += 2
-        while index < pending.count, !(0x40...0x7E).contains(pending[index]) { index += 1 }
-        keys.append(.other)
-      case 0x00..<0x20:
-        keys.append(.other)
-      default:
-        let length = KeyDecoder.utf8Length(byte)
-        guard length > 0 else {
-          keys.append(.other)
-          break
-        }
-        guard index + length <= pending.count else {
-          pending.removeFirst(index)
-          return keys
-        }
-        let scalarBytes = Array(pending[index..<index + length])
-        if let text = String(validating: scalarBytes, as: UTF8.self), let character = text.first {
-          keys.append(.character(character))
-        } else {
-          keys.append(.other)
-        }
-        index += length - 1
-      }
-      index += 1
+    while index < pending.count, let (key, length) = Self.key(at: index, in: pending) {
+      keys.append(key)
+      index += length
     }
-    pending.removeAll()
+    pending.removeFirst(index)
     return keys
+  }
+
+  /// Ends the wait for the rest of a pending sequence, when no more bytes came in time: a lone
+  /// escape byte is ``Key/escape``, any other incomplete sequence one ``Key/other``.
+  package mutating func flushPending() -> [Key] {
+    defer { pending.removeAll() }
+    if pending.isEmpty { return [] }
+    return pending == [0x1B] ? [.escape] : [.other]
+  }
+
+  /// The key that starts at `start` in `bytes`, and how many bytes it takes; nil if the bytes
+  /// end before it does.
+  private static func key(at start: Int, in bytes: [UInt8]) -> (key: Key, length: Int)? {
+    switch bytes[start] {
+    case 0x03: (.interrupt, 1)
+    case 0x04: (.endOfInput, 1)
+    case 0x1A: (.suspend, 1)
+    case 0x1C: (.quit, 1)
+    case 0x0D, 0x0A: (.enter, 1)
+    case 0x7F, 0x08: (.backspace, 1)
+    case 0x1B: escapeKey(at: start, in: bytes)
+    case 0x00..<0x20: (.other, 1)
+    default: utf8Key(at: start, in: bytes)
+    }
+  }
+
+  /// The key an escape byte at `start` begins: Esc, Alt/Meta+key, or a CSI/SS3 sequence.
+  private static func escapeKey(at start: Int, in bytes: [UInt8]) -> (key: Key, length: Int)? {
+    guard start + 1 < bytes.count else { return nil }
+    switch bytes[start + 1] {
+    case UInt8(ascii: "["), UInt8(ascii: "O"):
+      // Parameter and intermediate bytes (0x20–0x3F), then the final byte (0x40–0x7E).
+      var index = start + 2
+      while index < bytes.count {
+        switch bytes[index] {
+        case 0x40...0x7E: return (.other, index + 1 - start)
+        case 0x20..<0x40: index += 1
+        default: return (.other, index - start)
+        }
+      }
+      return nil
+    case 0x20...0x7F: return (.other, 2)
+    default: return (.escape, 1)
+    }
+  }
+
+  /// The character a UTF-8 lead (or ASCII) byte at `start` begins; ``Key/other`` for a byte that
+  /// cannot start one, for a lead byte and the continuation bytes before the first byte that is
+  /// not one, and for a complete but invalid sequence (overlong, a surrogate).
+  private static func utf8Key(at start: Int, in bytes: [UInt8]) -> (key: Key, length: Int)? {
+    let length = utf8Length(bytes[start])
+    guard length > 0 else { return (.other, 1) }
+    for offset in 1..<length {
+      guard start + offset < bytes.count else { return nil }
+      guard (0x80...0xBF).contains(bytes[start + offset]) else { return (.other, offset) }
+    }
+    let scalarBytes = bytes[start..<start + length]
+    guard let text = String(validating: scalarBytes, as: UTF8.self), let character = text.first
+    else { return (.other, length) }
+    return (.character(character), length)
   }
 
   private static func utf8Length(_ lead: UInt8) -> Int {

@@ -16,19 +16,39 @@ import LoadctlCore
 /// wait before them and whether or not the flow is taking keys. The other keys are queued.
 /// Once nobody takes keys (the flow ended, or was interrupted), the thread still reads until
 /// end of input, so that a second Ctrl-C during the cleanup forces the exit; other keys are
-/// then dropped. End of input ends the stream; a read refused because the job was moved to the
-/// background waits for the foreground (see ``Foreground``).
+/// then dropped. When a read ends inside an escape sequence, the reader waits up to
+/// `escapeTimeout` for the rest (vim's `ttimeout`); if none comes, the bytes are taken as they
+/// are, so Esc pressed alone arrives that much later. End of input ends the stream; a read
+/// refused because the job was moved to the background waits for the foreground (see
+/// ``Foreground``).
 package enum KeyReader {
-  package static func keys(fd: Int32 = 0, interrupt: @escaping @Sendable () -> Void) -> AsyncStream<
-    Key
-  > {
+  /// How long the rest of an escape sequence may take to arrive.
+  package static let escapeTimeout: Duration = .milliseconds(50)
+
+  /// The keys read from `fd` until its end; Ctrl-C calls `interrupt` instead.
+  package static func keys(
+    fd: Int32 = 0, escapeTimeout: Duration = escapeTimeout,
+    interrupt: @escaping @Sendable () -> Void = {}
+  ) -> AsyncStream<Key> {
     let (stream, continuation) = AsyncStream<Key>.makeStream()
     let stopped = StopFlag()
     continuation.onTermination = { @Sendable _ in stopped.stop() }
     ReaderThread.start {
       var decoder = KeyDecoder()
       var buffer = [UInt8](repeating: 0, count: 256)
+      let deliver = { (key: Key) in
+        switch key {
+        case .interrupt: interrupt()
+        case .suspend: kill(0, SIGTSTP)
+        case .quit: kill(0, SIGQUIT)
+        default: if !stopped.isStopped { continuation.yield(key) }
+        }
+      }
       while true {
+        if decoder.hasPendingEscape, !hasInput(fd, within: escapeTimeout) {
+          for key in decoder.flushPending() { deliver(key) }
+          continue
+        }
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
         if count < 0, errno == EIO,
@@ -37,18 +57,34 @@ package enum KeyReader {
           continue
         }
         if count <= 0 { break }
-        for key in decoder.decode(buffer[0..<count]) {
-          switch key {
-          case .interrupt: interrupt()
-          case .suspend: kill(0, SIGTSTP)
-          case .quit: kill(0, SIGQUIT)
-          default: if !stopped.isStopped { continuation.yield(key) }
-          }
-        }
+        for key in decoder.decode(buffer[0..<count]) { deliver(key) }
       }
+      for key in decoder.flushPending() { deliver(key) }
       continuation.finish()
     }
     return stream
+  }
+
+  /// Whether `fd` has bytes (or its end) to read within `timeout`; a signal does not cut the
+  /// wait short. A failing `poll` counts as no input.
+  static func hasInput(_ fd: Int32, within timeout: Duration) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&entry, 1, milliseconds(clock.now.duration(to: deadline)))
+      if ready < 0, errno == EINTR { continue }
+      return ready > 0
+    }
+  }
+
+  /// `duration` in whole milliseconds, rounded up, for `poll`: at least 0, at most `Int32.max`.
+  static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0, duration > .zero else { return 0 }
+    guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
+    let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(seconds * 1000 + fraction)
   }
 }
 
