@@ -99,6 +99,25 @@ import Testing
         """)
   }
 
+  /// A narrow terminal: the two times of the header stay apart, and the legend is wrapped to
+  /// `COLUMNS` (it was drawn on one 64-column line, the times run together as `0s0.200s`).
+  @Test func timelineKeepsToANarrowWidth() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["counter", "--delay", "200ms", "--timeline", "d", "--clock", "virtual"],
+      environment: ["COLUMNS": "30"])
+    #expect(
+      outcome.stderr == """
+                            0s 0.200s
+        delayed_increment   █████████✓
+                           █ running
+                           ✓ finished
+                           ╳ cancelled
+                           ✗ failed
+
+        """)
+    for line in outcome.stderr.split(separator: "\n") { #expect(line.count <= 30, "\(line)") }
+  }
+
   /// A file named on the command line that cannot be used is bad input data (65), whether
   /// loadctl reads it (`--file`, `--input`) or writes it (`--trace`).
   @Test func unwritableTraceFileIsBadInput() async throws {

@@ -18,7 +18,7 @@ enum TimelineRenderer {
       min(columns - 1, Int(EventOutput.milliseconds(time) / total * Double(columns - 1)))
     }
     var out =
-      pad("", labelWidth) + "  0s" + pad("", max(0, columns - 4 - formatted(end).count))
+      pad("", labelWidth) + "  0s" + pad("", max(1, columns - 4 - formatted(end).count))
       + formatted(end) + "\n"
     for (track, label) in zip(tracks, labels) {
       var cells = [Character](repeating: " ", count: columns)
@@ -33,7 +33,23 @@ enum TimelineRenderer {
       let row = pad(String(label.prefix(labelWidth)), labelWidth) + "  " + String(cells)
       out += String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
     }
-    return out + pad("", labelWidth) + "  █ running  ✓ finished  ╳ cancelled  ✗ failed\n"
+    return out + legend(indent: labelWidth + 2, width: width)
+  }
+
+  /// What the marks mean, under the rows, on as many lines as `width` needs.
+  static func legend(indent: Int, width: Int) -> String {
+    let items = ["█ running", "✓ finished", "╳ cancelled", "✗ failed"]
+    // Under the rows, unless the longest item would not fit there.
+    let indent = max(0, min(indent, width - (items.map(\.count).max() ?? 0)))
+    var lines: [String] = []
+    for item in items {
+      if let last = lines.last, indent + last.count + 2 + item.count <= width {
+        lines[lines.count - 1] = last + "  " + item
+      } else {
+        lines.append(item)
+      }
+    }
+    return lines.map { pad("", indent) + $0 + "\n" }.joined()
   }
 
   static func mark(_ outcome: String) -> Character {
