@@ -31,9 +31,9 @@ function __loadctl_using --argument-names name
     test "$current" = "$name"
 end
 
-function __loadctl_takes_globals --description 'Whether the global options apply here'
+function __loadctl_takes_globals --description 'Whether the global options apply here (not after the subcommands given)'
     set -l current (__loadctl_subcommand)
-    not contains -- "$current" help completions
+    not contains -- "$current" help completions $argv
 end
 
 complete -c loadctl -f
@@ -49,14 +49,14 @@ complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the versio
 complete -c loadctl -n __loadctl_takes_globals -l json -d 'Print machine-readable output as JSON Lines.'
 complete -c loadctl -n __loadctl_takes_globals -l no-color -d 'Do not use colors or other terminal escape codes.'
 complete -c loadctl -n __loadctl_takes_globals -s q -l quiet -d 'Print only errors and the final result.'
-complete -c loadctl -n __loadctl_takes_globals -s i -l interactive -d 'At a terminal, read keys even when the flow ends by itself: profile then ends with q; a timer with --ticks or --duration takes keys until its limit ends it.'
-complete -c loadctl -n __loadctl_takes_globals -l no-input -d 'Never read keys from the terminal, even when nothing else would end the run.'
-complete -c loadctl -n __loadctl_takes_globals -l clock -x -a 'continuous\\t virtual\\t' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
+complete -c loadctl -n '__loadctl_takes_globals replay' -s i -l interactive -d 'At a terminal, read keys even when the flow ends by itself: profile then ends with q; a timer with --ticks or --duration takes keys until its limit ends it.'
+complete -c loadctl -n '__loadctl_takes_globals replay' -l no-input -d 'Never read keys from the terminal, even when nothing else would end the run.'
+complete -c loadctl -n '__loadctl_takes_globals replay' -l clock -x -a 'continuous\\t virtual\\t' -d 'continuous (real time) or virtual: jump to the next deadline as soon as all work waits, so the same input gives the same output, instantly.'
 complete -c loadctl -n __loadctl_takes_globals -l trace -r -F -d 'Write the run\'s effects, sleeps and events to FILE in Chrome Trace Event Format (open it in Perfetto UI or chrome://tracing).'
 complete -c loadctl -n __loadctl_takes_globals -l timeline -d 'At the end, draw each effect\'s lifetime on stderr (█ running, ✓ ╳ ✗ ends).'
-complete -c loadctl -n __loadctl_takes_globals -l record -r -F -d 'Record the run to FILE: every input, key, signal and effect result with its time, and every event; \'loadctl replay FILE\' runs it again on virtual time (docs/recording.md).'
-complete -c loadctl -n __loadctl_takes_globals -l deny -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'End with status 3 when one of these lints is raised (all for every lint): needs-sigkill, left-behind, backlog, starved, dropped, late.'
-complete -c loadctl -n __loadctl_takes_globals -l allow -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'Never report these lints (all for every lint).'
+complete -c loadctl -n '__loadctl_takes_globals replay' -l record -r -F -d 'Record the run to FILE: every input, key, signal and effect result with its time, and every event; \'loadctl replay FILE\' runs it again on virtual time (docs/recording.md).'
+complete -c loadctl -n '__loadctl_takes_globals replay' -l deny -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'End with status 3 when one of these lints is raised (all for every lint): needs-sigkill, left-behind, backlog, starved, dropped, late.'
+complete -c loadctl -n '__loadctl_takes_globals replay' -l allow -x -a 'needs-sigkill\\t left-behind\\t backlog\\t starved\\t dropped\\t late\\t all\\t' -d 'Never report these lints (all for every lint).'
 complete -c loadctl -s h -l help -d 'Show help information.'
 complete -c loadctl -n '__loadctl_using profile' -l latency -x -d 'Delay of the built-in demo API.'
 complete -c loadctl -n '__loadctl_using profile' -l fail -x -d 'Make the demo API fail with MESSAGE.'

@@ -31,6 +31,14 @@ import Testing
     ("loadctl profile --la", ["--latency"]),
     ("loadctl --clock ", ["continuous", "virtual"]),
     ("loadctl completions ", ["bash", "fish", "zsh"]),
+    // `replay` refuses the recorded run's options and `--record`: they are not offered after it.
+    ("loadctl replay --c", ["--check"]),
+    ("loadctl replay --no-", ["--no-color"]),
+    (
+      "loadctl replay --",
+      ["--check", "--help", "--json", "--no-color", "--quiet", "--timeline", "--trace", "--until"]
+    ),
+    ("loadctl timer --cl", ["--clock"]),
   ]
 
   @Test(.enabled(if: ShellRunner.hasBashCompletion), arguments: cases)

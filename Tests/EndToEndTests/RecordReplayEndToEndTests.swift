@@ -322,6 +322,47 @@ import Testing
     #expect(until.stdoutLines == recorded, "\(file)\n\(until.transcript)")
   }
 
+  /// A recording whose last lines were cut off — its `end` line alone, or that and the run's
+  /// `end` event — replays what it holds and ends 65 for stopping before the run's end: the
+  /// events it holds past what the replay reaches (the `end`, the ticker's `producer_stopped`)
+  /// are not a divergence.
+  @Test(
+    arguments: [
+      ["counter", "--policy", "queue", "d", "+100ms d", "--delay", "300ms"],
+      ["profile", "--latency", "100ms"],
+      ["search", "--type", "sw"],
+      ["timer", "--ticks", "2", "--interval", "100ms"],
+      ["ticker", "--count", "3", "--seed", "7"],
+    ], [1, 2])
+  func aRecordingCutShortReplaysWhatItHoldsThenEndsWith65(run arguments: [String], cut: Int)
+    async throws
+  {
+    let scratch = try Scratch()
+    let whole = scratch.path("whole.jsonl")
+    let run = try await LoadctlProcess.run(
+      arguments + ["--clock", "virtual", "--json", "--record", whole])
+    #expect(run.termination == .exited(0), "\(run.stderr)")
+    let lines = try Recorded.lines(whole)
+    #expect(lines.last?.hasPrefix(#"{"end":"#) == true, "\(whole)")
+    let file = scratch.path("cut.jsonl")
+    try lines.dropLast(cut).map { $0 + "\n" }.joined()
+      .write(toFile: file, atomically: true, encoding: .utf8)
+
+    let replay = try await Self.replay(["--json", file])
+    let message = "\(file)\n\(replay.transcript)"
+    #expect(replay.termination == .exited(65), "\(message)")
+    #expect(
+      replay.stderrLines == [
+        "Error: recording '\(file)' line \(lines.count - cut): it stops before the run's end "
+          + "(the run was killed, or the file was cut short); what it holds was replayed"
+      ], "\(message)")
+    // What it holds was replayed as recorded, with no `end` made up.
+    let recorded = try Recorded.outLines(file)
+    #expect(replay.stdoutLines.count > 1, "\(message)")
+    #expect(Array(recorded.prefix(replay.stdoutLines.count)) == replay.stdoutLines, "\(message)")
+    #expect(!replay.stdoutLines.contains { $0.contains(#""event":"end""#) }, "\(message)")
+  }
+
   /// A run whose stdout failed replays to the same status, 74, without the run's `Error:` line:
   /// the replay's own stdout is fine.
   @Test func aRunWhoseStdoutFailedReplaysTo74Quietly() async throws {

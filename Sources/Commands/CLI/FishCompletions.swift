@@ -1,8 +1,8 @@
 /// Writes the fish completion script, a list of `complete -c loadctl` rules.
 ///
-/// Each rule's condition says where it applies: before the subcommand, anywhere (global
-/// options), or after a given subcommand. Two small functions find the subcommand word,
-/// skipping the values of global options that take one.
+/// Each rule's condition says where it applies: before the subcommand, anywhere a global option
+/// applies (not after a subcommand that refuses it), or after a given subcommand. Two small
+/// functions find the subcommand word, skipping the values of global options that take one.
 struct FishCompletions {
   let program: ProgramSpec
 
@@ -49,9 +49,10 @@ struct FishCompletions {
       "    test \"$current\" = \"$name\"",
       "end",
       "",
-      "function \(prefix)_takes_globals --description 'Whether the global options apply here'",
+      "function \(prefix)_takes_globals --description 'Whether the global options apply here (not "
+        + "after the subcommands given)'",
       "    set -l current (\(prefix)_subcommand)",
-      "    not contains -- \"$current\" \(refusing.joined(separator: " "))",
+      "    not contains -- \"$current\" \(refusing.joined(separator: " ")) $argv",
       "end",
       "",
       "complete -c \(name) -f",
@@ -61,7 +62,12 @@ struct FishCompletions {
       lines.append("complete -c \(name) \(top) -a \(command.name) -d \(quoted(command.summary))")
     }
     lines.append(rule(for: ProgramSpec.versionOption.spec, condition: top))
-    lines += program.globalOptions.map { rule(for: $0, condition: "-n \(prefix)_takes_globals") }
+    for option in program.globalOptions {
+      // A global option a subcommand refuses is not offered after it.
+      let refusers = program.allCommands.filter { $0.refusedGlobalOptions.contains(option.name) }
+      let test = ([prefix + "_takes_globals"] + refusers.map(\.name)).joined(separator: " ")
+      lines.append(rule(for: option, condition: "-n " + (refusers.isEmpty ? test : quoted(test))))
+    }
     lines.append(rule(for: ProgramSpec.helpOption.spec))
     for command in program.allCommands {
       let condition = "-n \(quoted("\(prefix)_using \(command.name)"))"

@@ -109,18 +109,34 @@ package struct ManPage: Sendable {
     if !command.options.isEmpty {
       lines += [".PP", "Options:"] + command.options.flatMap(item)
     }
-    lines += [
-      ".PP",
-      command.acceptsGlobalOptions
-        ? "The global options (see \(bold("OPTIONS"))) apply too."
-        : "The global options do not apply.",
-    ]
+    lines += [".PP", globalsSentence(command)]
     if !command.examples.isEmpty {
       lines += [".PP", "Examples:", ".PP", ".RS 4", ".nf"]
       lines += command.examples.map(Self.textLine)
       lines += [".fi", ".RE"]
     }
     return lines
+  }
+
+  /// Which of the global options `command` takes: all, none, or those it does not refuse, with
+  /// the refused ones named.
+  private func globalsSentence(_ command: CommandSpec) -> String {
+    guard command.acceptsGlobalOptions else { return "The global options do not apply." }
+    let see = "(see \(bold("OPTIONS")))"
+    let refused = program.globalOptions.filter { command.refusedGlobalOptions.contains($0.name) }
+    let taken = program.globalOptions.filter { !command.refusedGlobalOptions.contains($0.name) }
+    guard !refused.isEmpty else { return "The global options \(see) apply too." }
+    let names = { (options: [OptionSpec]) in
+      Self.enumerated(options.map { bold($0.longForm) })
+    }
+    return "Of the global options \(see), \(names(taken)) apply too; \(names(refused)) are "
+      + "refused here (a usage error)."
+  }
+
+  /// `a`, `a and b`, or `a, b and c`.
+  private static func enumerated(_ words: [String]) -> String {
+    guard let last = words.last, words.count > 1 else { return words.first ?? "" }
+    return words.dropLast().joined(separator: ", ") + " and " + last
   }
 
   /// `loadctl profile [options] <url>` with the words to type in bold and placeholders in italic.

@@ -2,7 +2,8 @@
 ///
 /// The top level hands `_arguments` the global options and a `command` state; once the
 /// subcommand is known, `_arguments` runs again with that subcommand's option and positional
-/// specs, so descriptions, exclusions and value completions all come from the table.
+/// specs and the global options it takes (none it refuses), so descriptions, exclusions and
+/// value completions all come from the table.
 struct ZshCompletions {
   let program: ProgramSpec
 
@@ -46,7 +47,7 @@ struct ZshCompletions {
     ]
     for command in program.allCommands {
       let specs =
-        (command.acceptsGlobalOptions ? ["$globals"] : [])
+        globalSpecs(for: command)
         + (command.options + [ProgramSpec.helpOption.spec]).map(spec(for:))
         + positionalSpecs(command.positionals)
       lines += ["        \(command.name))", "          _arguments -s -S \\"]
@@ -68,6 +69,15 @@ struct ZshCompletions {
       "",
     ]
     return lines.joined(separator: "\n")
+  }
+
+  /// The global options `command` takes: `$globals` when it takes them all, else the specs of
+  /// those it does not refuse.
+  private func globalSpecs(for command: CommandSpec) -> [String] {
+    guard command.acceptsGlobalOptions else { return [] }
+    guard !command.refusedGlobalOptions.isEmpty else { return ["$globals"] }
+    return program.globalOptions.filter { !command.refusedGlobalOptions.contains($0.name) }
+      .map(spec(for:))
   }
 
   /// An `_arguments` spec such as `'(-l --latency)'{-l+,--latency=}'[Help.]:DURATION: '`.

@@ -39,7 +39,8 @@ package enum ReplayCommand {
       PositionalSpec(name: "recording", help: "A file written by --record.", kind: .file)
     ],
     examples: [
-      "loadctl search --exec 'sleep 0.$(($$ % 5)); echo {query}' --record run.jsonl",
+      "loadctl search --naive --type swift --exec 'sleep 0.$(($$ % 5)); echo {query}' "
+        + "--record run.jsonl",
       "loadctl replay run.jsonl",
       "loadctl replay --json run.jsonl | jq -c 'select(.event == \"transition\")'",
       "loadctl replay --check run.jsonl",

@@ -129,9 +129,15 @@ package final class ReplaySession: Sendable {
   }
 
   /// Checks the end: every recorded event was printed, and the process ends as it did.
+  ///
+  /// A recording cut short (no `end` line) is not checked here: its replay makes up no final
+  /// transition and no `end`, so the events the recording holds past what was replayed (the
+  /// run's `end`, say) are not printed, and the replay ends 65 for the missing end instead.
   package func checkEnd(_ end: ProcessEnd) {
     state.withLock { state in
-      guard state.divergence == nil, state.failure == nil, !state.stoppedEarly else { return }
+      guard state.divergence == nil, state.failure == nil, !state.stoppedEarly,
+        recording.end != nil
+      else { return }
       if state.next < recording.events.count {
         state.divergence = divergence(
           number: state.next + 1, recorded: recording.events[state.next], replayed: nil,

@@ -61,6 +61,27 @@ import Testing
     #expect(page.contains("\n.SH \"SEE ALSO\"\n"))
   }
 
+  /// `replay` refuses some global options (the recorded run's, and `--record`): its section
+  /// names them as refused, and not among the global options that apply.
+  @Test func replaySectionSaysWhichGlobalOptionsItRefuses() throws {
+    let page = ManPage(program: CommandTable.program).text
+    let start = try #require(page.range(of: "\n.SS replay\n"))
+    let section = page[start.upperBound...].split(separator: "\n.SS ", maxSplits: 1).first ?? ""
+    let sentence = try #require(
+      section.split(separator: "\n").first { $0.hasPrefix("Of the global options") },
+      "\(section)")
+    let parts = sentence.split(separator: "; ", maxSplits: 1)
+    try #require(parts.count == 2, "\(sentence)")
+    let replay = try #require(CommandTable.program.command(named: "replay"))
+    #expect(!replay.refusedGlobalOptions.isEmpty)
+    for option in CommandTable.program.globalOptions {
+      let name = "\\fB" + ManPage.escaped(option.longForm) + "\\fR"
+      let refused = replay.refusedGlobalOptions.contains(option.name)
+      #expect(parts[0].contains(name) == !refused, "\(option.longForm): \(sentence)")
+      #expect(parts[1].contains(name) == refused, "\(option.longForm): \(sentence)")
+    }
+  }
+
   /// `groff -man -ww -z` (and `-mandoc`) must print nothing: no warning of any kind.
   @Test(
     .enabled(

@@ -35,9 +35,9 @@ extension Snapshots {
         test "$current" = "$name"
     end
 
-    function __loadctl_takes_globals --description 'Whether the global options apply here'
+    function __loadctl_takes_globals --description 'Whether the global options apply here (not after the subcommands given)'
         set -l current (__loadctl_subcommand)
-        not contains -- "$current" help completions
+        not contains -- "$current" help completions $argv
     end
 
     complete -c loadctl -f
