@@ -180,11 +180,15 @@ import Testing
 
   /// Every key edits the box and restarts the debounce. The debounce outlasts the run: keys
   /// typed on real time can be any distance apart, and none may let a request slip in between.
+  /// Each key is typed once the one before it has been applied (keys read together are one
+  /// change: see the paste test).
   @Test func searchTypingEditsTheQueryLive() async throws {
     let result = try await Self.runOnTerminal(
       [
-        ["wait", "type to search"], ["send", "sw"], ["send", "i"], ["send", "\u{7F}"],
-        ["send", "é"], ["wait", "typed \"swé\""], ["send", "\u{1B}"],
+        ["wait", "type to search"], ["send", "s"], ["wait", "typed \"s\""], ["send", "w"],
+        ["wait", "typed \"sw\""], ["send", "i"], ["wait", "typed \"swi\""], ["send", "\u{7F}"],
+        ["wait", "debouncing \"swi\" → debouncing \"sw\""], ["send", "é"],
+        ["wait", "typed \"swé\""], ["send", "\u{1B}"],
       ], ["search", "--no-color", "--debounce", "600s"])
     #expect(result.error == nil)
     #expect(result.exit == 0)
@@ -193,6 +197,21 @@ import Testing
     #expect(result.output.contains("typed \"sw\"  debouncing \"swi\" → debouncing \"sw\""))
     #expect(result.output.contains("typed \"swé\"  debouncing \"sw\" → debouncing \"swé\""))
     #expect(result.output.contains("[0 requests started, 0 cancelled]"))
+  }
+
+  /// A paste is one change of the query per read of the terminal, not one per character: each
+  /// change prints the whole query, so 5,000 pasted characters printed about 25 MB.
+  @Test func aPasteIntoSearchIsOneChangePerRead() async throws {
+    let pasted = String(repeating: "a", count: 5_000)
+    let result = try await Self.runOnTerminal(
+      [
+        ["wait", "type to search"], ["send", pasted], ["wait", "typed \"\(pasted)\""],
+        ["send", "\u{1B}"],
+      ], ["search", "--no-color", "--debounce", "600s"])
+    #expect(result.error == nil)
+    #expect(result.exit == 0)
+    let changes = result.output.components(separatedBy: "typed \"").count - 1
+    #expect(changes >= 1 && changes <= 500, "\(changes) changes for one paste")
   }
 
   @Test func spinnerDrawsOnATerminalWhileLoading() async throws {

@@ -80,10 +80,19 @@ package enum KeyUse: Sendable {
 package struct KeyMap<Action: Sendable>: Sendable {
   /// The one line shown when the terminal starts reading keys.
   package let legend: String
+  /// Whether the actions of keys read together (a paste, keys held down) replace each other:
+  /// only the burst's last action reaches the flow. For a map whose every action holds the
+  /// whole of what was typed (a search box), so that a paste is one change, not one per
+  /// character.
+  package let coalescing: Bool
   package let map: @Sendable (Key) -> KeyResult<Action>
 
-  package init(legend: String, map: @escaping @Sendable (Key) -> KeyResult<Action>) {
+  package init(
+    legend: String, coalescing: Bool = false,
+    map: @escaping @Sendable (Key) -> KeyResult<Action>
+  ) {
     self.legend = legend
+    self.coalescing = coalescing
     self.map = map
   }
 }
@@ -322,7 +331,9 @@ package enum FlowRunner {
     let parsed = lines.map { AnyInput(context.input($0, parse: flow.action(line:))) }
     let keys = {
       flow.keys.flatMap { keys in
-        context.terminal.keyActions(legend: keys.legend, map: keys.map).map { AnyInput($0) }
+        context.terminal.keyActions(
+          legend: keys.legend, coalescing: keys.coalescing, map: keys.map
+        ).map { AnyInput($0) }
       }
     }
     switch use {

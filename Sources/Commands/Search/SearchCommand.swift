@@ -171,11 +171,14 @@ extension SearchFlow: RunnableFlow {
 
   /// The box typed live: each key edits the query and goes through the same debounce.
   /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
-  /// Esc — or `q` while the box is empty — quits.
+  /// Esc — or `q` while the box is empty — quits. Keys read together (a paste) are one change of
+  /// the query, to all they typed.
   package var keys: KeyMap<SearchAction>? {
     let box = Locked("")
-    return KeyMap(legend: "type to search · backspace deletes · Esc (or q on an empty box) quits") {
-      key in
+    return KeyMap(
+      legend: "type to search · backspace deletes · Esc (or q on an empty box) quits",
+      coalescing: true
+    ) { key in
       switch key {
       case .escape: return .quit
       case .character(let character):

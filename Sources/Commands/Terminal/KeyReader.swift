@@ -25,28 +25,34 @@ package enum KeyReader {
   /// How long the rest of an escape sequence may take to arrive.
   package static let escapeTimeout: Duration = .milliseconds(50)
 
-  /// The keys read from `fd` until its end; Ctrl-C calls `interrupt` instead.
-  package static func keys(
+  /// The keys read from `fd` until its end, in bursts: the keys of one read (a paste, keys held
+  /// down) together, so that a flow can take a burst as one change. Ctrl-C calls `interrupt`
+  /// instead.
+  package static func bursts(
     fd: Int32 = 0, escapeTimeout: Duration = escapeTimeout,
     interrupt: @escaping @Sendable () -> Void = {}
-  ) -> AsyncStream<Key> {
-    let (stream, continuation) = AsyncStream<Key>.makeStream()
+  ) -> AsyncStream<[Key]> {
+    let (stream, continuation) = AsyncStream<[Key]>.makeStream()
     let stopped = StopFlag()
     continuation.onTermination = { @Sendable _ in stopped.stop() }
     ReaderThread.start {
       var decoder = KeyDecoder()
       var buffer = [UInt8](repeating: 0, count: 256)
-      let deliver = { (key: Key) in
-        switch key {
-        case .interrupt: interrupt()
-        case .suspend: kill(0, SIGTSTP)
-        case .quit: kill(0, SIGQUIT)
-        default: if !stopped.isStopped { continuation.yield(key) }
+      let deliver = { (keys: [Key]) in
+        var burst: [Key] = []
+        for key in keys {
+          switch key {
+          case .interrupt: interrupt()
+          case .suspend: kill(0, SIGTSTP)
+          case .quit: kill(0, SIGQUIT)
+          default: burst.append(key)
+          }
         }
+        if !burst.isEmpty, !stopped.isStopped { continuation.yield(burst) }
       }
       while true {
         if decoder.hasPendingEscape, !hasInput(fd, within: escapeTimeout) {
-          for key in decoder.flushPending() { deliver(key) }
+          deliver(decoder.flushPending())
           continue
         }
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -57,9 +63,9 @@ package enum KeyReader {
           continue
         }
         if count <= 0 { break }
-        for key in decoder.decode(buffer[0..<count]) { deliver(key) }
+        deliver(decoder.decode(buffer[0..<count]))
       }
-      for key in decoder.flushPending() { deliver(key) }
+      deliver(decoder.flushPending())
       continuation.finish()
     }
     return stream

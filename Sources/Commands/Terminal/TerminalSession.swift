@@ -35,9 +35,13 @@ package final class TerminalSession: Sendable {
   /// as the terminal would with keyboard signals on (see ``KeyReader``); `q`, Esc (when `map`
   /// does not use them) and end of input quit the run with status 0. A run in the background
   /// stops, as a job reading its terminal does, until it is brought to the foreground.
-  /// - Parameter map: The action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
+  /// - Parameters:
+  ///   - map: The action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
+  ///   - coalescing: Whether the actions of keys read together replace each other, so that a
+  ///     burst (a paste) reaches the flow as its last action (see ``KeyMap/coalescing``).
   package func keyActions<Action: Sendable>(
-    legend text: String, map: @escaping @Sendable (Key) -> KeyResult<Action>
+    legend text: String, coalescing: Bool = false,
+    map: @escaping @Sendable (Key) -> KeyResult<Action>
   ) -> KeyActions<Action>? {
     guard isInteractive,
       Foreground.waitForTerminal(fd: 0, isCancelled: { Task.isCancelled }),
@@ -45,7 +49,9 @@ package final class TerminalSession: Sendable {
     else { return nil }
     rawMode.withLock { $0 = mode }
     legend(text)
-    return KeyActions(keys: KeyReader.keys(fd: 0, interrupt: interrupt), map: map, quit: quit)
+    return KeyActions(
+      bursts: KeyReader.bursts(fd: 0, interrupt: interrupt), map: map, coalescing: coalescing,
+      quit: quit)
   }
 
   /// Puts the terminal back as it was; safe to call more than once.
@@ -73,36 +79,54 @@ package enum KeyResult<Action: Sendable>: Sendable {
 }
 
 /// The flow's actions for the keys pressed, pulled one at a time by the store (no extra task).
+///
+/// Keys come in bursts, the keys of one read (see ``KeyReader/bursts(fd:escapeTimeout:interrupt:)``).
+/// Each key is mapped in order; when `coalescing`, the actions of one burst replace each other
+/// and only the last reaches the flow (a key map that keeps its own text, as search's does,
+/// makes each action hold everything typed so far).
 package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Action
   package typealias Failure = Never
 
-  let keys: AsyncStream<Key>
+  let bursts: AsyncStream<[Key]>
   let map: @Sendable (Key) -> KeyResult<Action>
+  let coalescing: Bool
   let quit: @Sendable () -> Void
 
   package func makeAsyncIterator() -> Iterator {
-    Iterator(keys: keys.makeAsyncIterator(), sequence: self)
+    Iterator(bursts: bursts.makeAsyncIterator(), sequence: self)
   }
 
   /// Maps keys until one quits or input ends.
   package struct Iterator: AsyncIteratorProtocol {
-    var keys: AsyncStream<Key>.Iterator
+    var bursts: AsyncStream<[Key]>.Iterator
     let sequence: KeyActions
+    /// The keys of the current burst not mapped yet.
+    var waiting: ArraySlice<Key> = []
 
     package mutating func next() async -> Action? {
-      while let key = await keys.next() {
-        switch sequence.map(key) {
-        case .action(let action): return action
-        case .quit:
-          sequence.quit()
-          return nil
-        case .ignore:
-          if key == .endOfInput {
+      while true {
+        if waiting.isEmpty {
+          guard let burst = await bursts.next() else { break }
+          waiting = burst[...]
+        }
+        var latest: Action?
+        while let key = waiting.popFirst() {
+          switch sequence.map(key) {
+          case .action(let action):
+            guard sequence.coalescing else { return action }
+            latest = action
+          case .quit:
             sequence.quit()
             return nil
+          case .ignore:
+            if key == .endOfInput {
+              sequence.quit()
+              return nil
+            }
           }
         }
+        if let latest { return latest }
       }
       sequence.quit()
       return nil
