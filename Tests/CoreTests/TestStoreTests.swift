@@ -160,7 +160,7 @@ private func failure(_ body: () throws -> Void) -> String {
     try store.sendIgnored(.refuse, reason: "not now")
     #expect(
       failure { try store.sendIgnored(.refuse, reason: "busy") }
-        .hasPrefix("expected refuse ignored (busy), got ignored("))
+        .hasPrefix("expected to send refuse, ignored (busy); got ignored("))
     #expect(failure { try store.send(.refuse) }.hasPrefix("expected to send refuse; got ignored("))
     try store.finish()
   }
@@ -169,6 +169,6 @@ private func failure(_ body: () throws -> Void) -> String {
     let store = makeStore()
     #expect(
       failure { try store.sendIgnored(.increment, reason: "not now") }
-        .hasPrefix("expected increment ignored (not now), got transition("))
+        .hasPrefix("expected to send increment, ignored (not now); got transition("))
   }
 }

@@ -61,15 +61,41 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Cancels every in-flight or waiting effect registered under `id`.
   public static func cancel(id: EffectID) -> Effect { Effect(kind: .cancel(id)) }
 
-  /// Reports that the action was not allowed now and changed nothing, with the reason.
+  /// Reports that the action was not allowed now and changed no state, with the reason. Merged
+  /// with other effects, they are still done: a `run` registered under a `drop` policy is how a
+  /// second tap on a busy button is both ignored and reported dropped.
   public static func ignored(_ reason: String) -> Effect { Effect(kind: .ignored(reason)) }
 
   /// Ends the store's run after this action; effects still in flight are cancelled.
   public static var finishRun: Effect { Effect(kind: .finishRun) }
 
-  /// Registers this effect under `id` with a concurrency `policy`.
+  /// Registers this effect's async work (its `run` effects) under `id` with a concurrency
+  /// `policy`. Its other parts (`send`, `cancel`, `finishRun`) act in the store's turn as they
+  /// would unwrapped.
   public func cancellable(id: EffectID, policy: EffectPolicy = .parallel) -> Effect {
     Effect(kind: .cancellable(self, id: id, policy: policy))
+  }
+
+  /// The async work in this effect: its `run` effects (and the `cancellable` ones), merged; `nil`
+  /// when it has none. What ``cancellable(id:policy:)`` registers under its id.
+  @usableFromInline var work: Effect? {
+    switch kind {
+    case .run, .cancellable: return self
+    case .merge(let effects):
+      let parts = effects.compactMap(\.work)
+      return parts.count <= 1 ? parts.first : Effect(kind: .merge(parts))
+    case .none, .send, .cancel, .ignored, .finishRun: return nil
+    }
+  }
+
+  /// The parts of this effect that act in the store's turn (`send`, `cancel`, `finishRun`, …),
+  /// which ``cancellable(id:policy:)`` leaves as they are.
+  @usableFromInline var turnParts: [Effect] {
+    switch kind {
+    case .run, .cancellable, .none: []
+    case .merge(let effects): effects.flatMap(\.turnParts)
+    case .send, .cancel, .ignored, .finishRun: [self]
+    }
   }
 
   /// The reason when this effect (or a part of a merge) says the action was ignored.

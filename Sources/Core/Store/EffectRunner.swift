@@ -83,11 +83,16 @@ package enum EffectContext {
     continuation?.resume()
   }
 
-  /// Runs `work` until it returns or ``cancel()`` is called, whichever comes first.
+  /// Runs `work` until it returns or ``cancel()`` is called, whichever comes first; an effect
+  /// cancelled before its task began (in the reducer turn that started it) does no work.
   @usableFromInline func run(_ work: @escaping @Sendable () async -> EffectOutcome) async
     -> EffectOutcome
   {
-    await withTaskGroup(of: EffectOutcome.self) { group in
+    let cancelledBeforeStart = phase.withLock { phase in
+      if case .done = phase { true } else { false }
+    }
+    if cancelledBeforeStart { return .cancelled }
+    return await withTaskGroup(of: EffectOutcome.self) { group in
       group.addTask {
         let outcome = await work()
         self.cancel()

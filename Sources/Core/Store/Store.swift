@@ -327,9 +327,11 @@ extension Store {
       case .cancel(let id):
         perform(registry.cancel(id: id), observe: observe)
       case .cancellable(let inner, let id, let policy):
-        perform(
-          registry.register(inner, id: id, policy: policy, name: inner.name),
-          observe: observe)
+        for part in inner.turnParts { schedule(part, from: info, observe: observe) }
+        if let work = inner.work {
+          perform(
+            registry.register(work, id: id, policy: policy, name: work.name), observe: observe)
+        }
       case .run(let name, _, _):
         perform(
           registry.register(effect, id: nil, policy: nil, name: name),

@@ -97,19 +97,44 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable & Equ
     try assertNext(action, update, what: "receive", file: file, line: line)
   }
 
-  /// Sends `action` and asserts that the reducer ignored it with `reason`.
+  /// Sends `action` and asserts that the reducer ignored it with `reason`, leaving the state as
+  /// it was.
   public func sendIgnored(
     _ action: Action, reason: String, file: String = #fileID, line: Int = #line
   ) throws {
     try yield(action, file: file, line: line)
+    try assertIgnored(action, reason: reason, what: "send", file: file, line: line)
+  }
+
+  /// Asserts that effects sent `action` next and that the reducer ignored it with `reason`,
+  /// leaving the state as it was (a response that arrives when nothing waits for it).
+  public func receiveIgnored(
+    _ action: Action, reason: String, file: String = #fileID, line: Int = #line
+  ) throws {
+    clock.drain()
+    try assertIgnored(action, reason: reason, what: "receive", file: file, line: line)
+  }
+
+  private func assertIgnored(
+    _ action: Action, reason: String, what: String, file: String, line: Int
+  ) throws {
     guard let event = popPending() else {
       throw TestStoreFailure(
-        "expected \(action) to be ignored; nothing happened", file: file, line: line)
+        "expected to \(what) \(action), ignored; nothing happened", file: file, line: line)
     }
-    guard case .ignored(let got, let gotReason, _) = event, got == action, gotReason == reason
+    guard case .ignored(let got, let gotReason, let actual) = event, got == action,
+      gotReason == reason
     else {
       throw TestStoreFailure(
-        "expected \(action) ignored (\(reason)), got \(event)", file: file, line: line)
+        "expected to \(what) \(action), ignored (\(reason)); got \(event)", file: file,
+        line: line)
+    }
+    let expected = state
+    current.withLock { $0 = actual }
+    guard expected == actual else {
+      throw TestStoreFailure(
+        "\(action) was ignored (\(reason)) but changed the state:\n  before: \(expected)\n"
+          + "   after: \(actual)", file: file, line: line)
     }
   }
 
