@@ -69,7 +69,7 @@ complete -c loadctl -n '__loadctl_using profile' -l kill-after -x -d 'When a loa
 complete -c loadctl -n '__loadctl_using profile' -l retries -x -d 'Retry a failed load N times.'
 complete -c loadctl -n '__loadctl_using profile' -l backoff -x -d 'Wait before the first retry; doubles each time.'
 complete -c loadctl -n '__loadctl_using profile' -l input -r -F -d 'Read actions (load, retry, cancel, quit) from FILE, or - for stdin.'
-complete -c loadctl -n '__loadctl_using search' -l type -x -d 'Type TEXT one keystroke at a time.'
+complete -c loadctl -n '__loadctl_using search' -l type -x -d 'Type TEXT one keystroke at a time (at most 1,000 characters).'
 complete -c loadctl -n '__loadctl_using search' -l keystroke -x -d 'Time between keystrokes of --type.'
 complete -c loadctl -n '__loadctl_using search' -l input -r -F -d 'Read the search box\'s text from FILE, a line per change.'
 complete -c loadctl -n '__loadctl_using search' -l debounce -x -d 'Pause after the last change before a request.'

@@ -2,6 +2,12 @@ import Testing
 
 @testable import LoadctlCommands
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The lines of `bytes` fed to one splitter in pieces cut at `cuts`.
 private func split(_ bytes: [UInt8], cuts: [Int]) -> [RawLine] {
   var splitter = LineSplitter()
@@ -41,5 +47,56 @@ private func split(_ bytes: [UInt8], cuts: [Int]) -> [RawLine] {
     #expect(split(Self.input, cuts: [cut]) == whole)
     #expect(
       split(Self.input, cuts: stride(from: cut, to: Self.input.count, by: cut).map { $0 }) == whole)
+  }
+}
+
+/// On virtual time a pipe is read whole before the run: past its limits the rest is refused as
+/// one rejected line, instead of filling memory (`yes |`) or never ending (`/dev/zero`).
+@Suite struct ReadAllTests {
+  /// The lines `readAll` gives for `text` written into a pipe, with small limits.
+  private static func readAll(_ text: String, maxLines: Int, maxBytes: Int) async -> [RawLine] {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+    #expect(written == bytes.count)
+    close(ends[1])
+    var lines: [RawLine] = []
+    for await line in LineSource.readAll(
+      fd: ends[0], closeWhenDone: true, maxLines: maxLines, maxBytes: maxBytes)
+    {
+      lines.append(line)
+    }
+    return lines
+  }
+
+  @Test func withinTheLimitsEveryLineIsGiven() async {
+    let lines = await Self.readAll("a\nb\nc\n", maxLines: 3, maxBytes: 100)
+    #expect(lines.map(\.text) == ["a", "b", "c"])
+  }
+
+  @Test func pastTheLineLimitTheRestIsOneRejectedLine() async {
+    let lines = await Self.readAll("a\nb\nc\nd\ne\n", maxLines: 3, maxBytes: 100)
+    #expect(lines.count == 4)
+    #expect(lines.prefix(3).map(\.text) == ["a", "b", "c"])
+    #expect(lines.last?.number == 4)
+    #expect(lines.last?.problem?.hasPrefix("more input than 3 lines") == true)
+  }
+
+  @Test func pastTheByteLimitTheRestIsOneRejectedLine() async {
+    let lines = await Self.readAll(
+      String(repeating: "x", count: 5_000), maxLines: 10, maxBytes: 1_000)
+    #expect(lines.count == 1)
+    #expect(lines.last?.problem?.hasPrefix("more input than") == true)
+  }
+}
+
+/// A UTF-8 byte-order mark at the start of the input is not part of the first line; elsewhere it
+/// is text.
+@Suite struct ByteOrderMarkTests {
+  @Test func aMarkBeforeTheFirstLineIsDropped() {
+    var splitter = LineSplitter()
+    let lines = splitter.feed(ArraySlice([0xEF, 0xBB, 0xBF] + Array("load\n\u{FEFF}x\n".utf8)))
+    #expect(lines.map(\.text) == ["load", "\u{FEFF}x"])
   }
 }

@@ -402,6 +402,10 @@ extension BadInputCase {
     .badFile(
       "search", ["--corpus", "{tmp}", "q"], "cannot read '{tmp}' for --corpus: it is a directory"),
     .badLine("search", Array("+1x swift".utf8), "invalid time prefix '+1x' \(prefixForms)"),
+    .usage(
+      "search", ["--type", String(repeating: "a", count: 1_001)],
+      "'--type' types at most 1000 characters, one keystroke each (use '--input FILE' for "
+        + "longer queries)"),
   ]
 
   /// A `--file` profile that cannot be used.

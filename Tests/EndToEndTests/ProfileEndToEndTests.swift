@@ -153,6 +153,19 @@ import Testing
       outcome.stdout.contains { $0.hasSuffix("loading → loaded(name: Ana, city: Porto, age: 41)") })
   }
 
+  /// A `--file` that can be read only once (a pipe, `<(…)`) is read at the start and that
+  /// profile is loaded: each load used to read it again, and found it empty.
+  @Test func aFileThatIsAPipeIsReadOnce() async throws {
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", #"echo '{"name":"Bob"}' | "$0" profile --file /dev/stdin --clock virtual"#,
+        try BinaryLocator.locate(),
+      ])
+    #expect(outcome.termination == .exited(0), "\(outcome.stdout) \(outcome.stderr)")
+    #expect(outcome.stdout.contains { $0.hasSuffix("loading → loaded(name: Bob)") })
+  }
+
   @Test func aFileLoadsAtOnceUnlessALatencyIsGiven() async throws {
     let file = try TemporaryFile(#"{"name":"Ana"}"#)
     for (extra, expected) in [([String](), 0.0), (["--latency", "250ms"], 250.0)] {

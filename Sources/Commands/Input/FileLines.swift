@@ -61,7 +61,12 @@ package final class FileLines: AsyncIteratorProtocol {
   private func close() {
     guard open else { return }
     open = false
-    if closeWhenDone { _ = Glibc.close(fd) }
+    guard closeWhenDone else { return }
+    #if canImport(Glibc)
+      _ = Glibc.close(fd)
+    #else
+      _ = Darwin.close(fd)
+    #endif
   }
 
   /// Whether `fd` is a regular file (rather than a pipe, a terminal or a device).

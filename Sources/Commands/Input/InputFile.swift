@@ -28,7 +28,11 @@ package enum InputFile {
       }
       return (0, false)
     }
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    #if canImport(Glibc)
+      let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    #else
+      let fd = Darwin.open(path, O_RDONLY | O_CLOEXEC)
+    #endif
     guard fd >= 0 else {
       throw Failure(message: "cannot open '\(path)' for \(option): \(describeErrno(errno))")
     }

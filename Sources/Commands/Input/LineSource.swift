@@ -32,6 +32,10 @@ package enum LineSource {
   package static let maxLineLength = 64 * 1024
   /// Lines read ahead of the consumer before the reader waits.
   package static let bufferedLines = 4096
+  /// The most a pipe or device is read on virtual time, where it is read whole before the run:
+  /// beyond either limit the rest is refused (a regular file has no limit: it is read as used).
+  package static let maxWholeLines = 1_000_000
+  package static let maxWholeBytes = 64 * 1024 * 1024
 
   /// Streams the lines of `fd`; the stream finishes at end of input or on a read error.
   package static func lines(fd: Int32, closeWhenDone: Bool) -> RawLines {
@@ -54,16 +58,32 @@ package enum LineSource {
     return RawLines(channel: channel)
   }
 
-  /// Reads `fd` to the end now (blocking), then gives its lines: for virtual time.
-  package static func readAll(fd: Int32, closeWhenDone: Bool) -> RawLines {
+  /// Reads `fd` to the end now (blocking), then gives its lines: for virtual time. Past
+  /// ``maxWholeLines`` lines or ``maxWholeBytes`` bytes (`yes |`, `/dev/zero`) it stops, and
+  /// the next line is one rejected as too much input, so the run ends with status 65 instead of
+  /// filling memory or never starting.
+  package static func readAll(
+    fd: Int32, closeWhenDone: Bool, maxLines: Int = maxWholeLines, maxBytes: Int = maxWholeBytes
+  ) -> RawLines {
     var splitter = LineSplitter()
     var lines: [RawLine] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    var total = 0
     while true {
       let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
       lines += count > 0 ? splitter.feed(chunk[0..<count]) : splitter.finish()
       if count <= 0 { break }
+      total += count
+      if lines.count > maxLines || total > maxBytes {
+        lines.removeLast(max(0, lines.count - maxLines))
+        lines.append(
+          RawLine(
+            number: lines.count + 1, text: nil,
+            problem: "more input than \(maxLines) lines or \(maxBytes / 1024 / 1024) MiB: on "
+              + "virtual time a pipe is read whole before the run; give a regular file"))
+        break
+      }
     }
     if closeWhenDone { close(fd) }
     return RawLines(lines)
@@ -132,11 +152,13 @@ package struct LineSplitter: Sendable {
     return overlong ? Self.overlong(number: number) : Self.line(pending[...], number: number)
   }
 
-  /// A line's bytes (without its newline) as an input line: without a final `\r`, rejected
-  /// when longer than ``LineSource/maxLineLength`` or not UTF-8.
+  /// A line's bytes (without its newline) as an input line: without a final `\r` (and, on the
+  /// first line, without a UTF-8 byte-order mark, which editors on Windows write), rejected when
+  /// longer than ``LineSource/maxLineLength`` or not UTF-8.
   package static func line(_ bytes: ArraySlice<UInt8>, number: Int) -> RawLine {
     guard bytes.count <= LineSource.maxLineLength else { return overlong(number: number) }
-    let text = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+    var text = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+    if number == 1, text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
     // ASCII, the common case, is valid UTF-8 as it is.
     if text.allSatisfy({ $0 < 0x80 }) {
       return RawLine(number: number, text: String(decoding: text, as: UTF8.self), problem: nil)

@@ -154,7 +154,7 @@ public final class OutputWriter: Sendable {
     var remaining = raw.count
     while remaining > 0 {
       if !waiting, !isWritable(fd, timeout: 0) { return nil }
-      let written = Glibc.write(fd, base, waiting ? remaining : min(remaining, Int(PIPE_BUF)))
+      let written = systemWrite(fd, base, waiting ? remaining : min(remaining, Int(PIPE_BUF)))
       if written < 0 {
         switch errno {
         case EINTR: continue
@@ -185,4 +185,13 @@ public final class OutputWriter: Sendable {
   public static func ignoreBrokenPipeSignal() {
     _ = signal(SIGPIPE, SIG_IGN)
   }
+}
+
+/// The system's `write(2)`, by a name no method of ``OutputWriter`` shadows.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+  #else
+    Darwin.write(fd, buffer, count)
+  #endif
 }

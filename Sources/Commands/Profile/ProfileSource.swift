@@ -1,11 +1,18 @@
 import LoadctlCore
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where `profile` loads from: the demo API, a JSON file, a command's stdout (`--exec`), or a URL
 /// (`--url`, fetched by curl).
 package enum ProfileSource: Sendable {
   case demo(latency: Duration, failure: String?)
-  /// `preloaded` is the profile read from standard input (`--file -`) at start: stdin can be
-  /// read only once, so each load returns it instead of reading again.
+  /// `preloaded` is the profile read at start from what can be read only once (`--file -`, a
+  /// pipe, a FIFO, `<(…)`): each load returns it instead of reading again. A regular file is
+  /// read again by each load.
   case file(path: String, latency: Duration, preloaded: Profile?)
   /// `--exec CMD`: each load runs it and decodes its stdout; `--timeout` tears it down.
   case command(Subprocess, timeout: Duration, options: [(String, JSONValue)])
@@ -49,7 +56,9 @@ package enum ProfileSource: Sendable {
       let profile = mode.isReplay ? nil : try ProfileSource.readProfile(file)
       // The table's 1s default is the demo API's; a file loads at once unless asked otherwise.
       let fileLatency = invocation.isGiven(Option.latency) ? latency : .zero
-      self = .file(path: file, latency: fileLatency, preloaded: file == "-" ? profile : nil)
+      self = .file(
+        path: file, latency: fileLatency,
+        preloaded: file == "-" || !ProfileSource.isRegularFile(file) ? profile : nil)
     } else if let url {
       if let problem = ExternalCommand.urlProblem(url) {
         throw UsageError.invalidValue("\(problem) for '--url'", command: "profile")
@@ -68,6 +77,12 @@ package enum ProfileSource: Sendable {
     } else {
       self = .demo(latency: latency, failure: fail)
     }
+  }
+
+  /// Whether `path` names a regular file (after symlinks), which each load may read again.
+  static func isRegularFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
   /// The source's settings for the `start` event; `--header` values redacted.

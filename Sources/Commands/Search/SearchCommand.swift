@@ -12,7 +12,8 @@ package enum SearchCommand: Subcommand {
   /// ``SearchQueries`` and ``SearchSource`` read them.
   enum Option {
     static let type = OptionKey.value(
-      "type", .string, valueName: "TEXT", help: "Type TEXT one keystroke at a time.")
+      "type", .string, valueName: "TEXT",
+      help: "Type TEXT one keystroke at a time (at most 1,000 characters).")
     static let keystroke = OptionKey.value(
       "keystroke", .duration, help: "Time between keystrokes of --type.", default: "120ms")
     static let input = OptionKey.value(

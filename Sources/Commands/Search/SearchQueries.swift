@@ -16,6 +16,9 @@ struct SearchQueries: Sendable {
 
   let source: Source
 
+  /// The longest text `--type` types.
+  static let maxTyped = 1_000
+
   /// Picks exactly one source from the options.
   /// - Throws: `UsageError` when none or several are given, or an option does not apply.
   init(_ invocation: Invocation, mode: RunMode) throws(UsageError) {
@@ -48,6 +51,13 @@ struct SearchQueries: Sendable {
     if let typed {
       guard !typed.isEmpty else {
         throw UsageError.invalidValue("'--type' needs at least one character", command: "search")
+      }
+      // Each keystroke is a query holding everything typed so far, so the work (and the output)
+      // grows with the square of the length.
+      guard typed.count <= Self.maxTyped else {
+        throw UsageError.invalidValue(
+          "'--type' types at most \(Self.maxTyped) characters, one keystroke each (use "
+            + "'--input FILE' for longer queries)", command: "search")
       }
       let keystroke = invocation[Option.keystroke]
       // The last keystroke's line is `@OFFSET …`, and an offset past `maxDuration` would be

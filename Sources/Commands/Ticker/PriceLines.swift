@@ -28,7 +28,7 @@ package enum PriceLine {
   /// Parses one line's text (after the shared grammar took its prefix) as a price.
   ///
   /// Decimal numbers only, such as `101.25`, `-3`, `1e3`; `nan`, `inf` and hex floats are
-  /// refused, because no feed means them.
+  /// refused, because no feed means them, and so is a magnitude above ``maxMagnitude``.
   package static func parse(_ text: String) -> Result<Double, LineProblem> {
     let decimal = text.utf8.allSatisfy { byte in
       switch byte {
@@ -41,6 +41,14 @@ package enum PriceLine {
     guard decimal, let value = Double(text), value.isFinite else {
       return .failure(LineProblem("not a price: '\(text)' (expected a number such as 101.25)"))
     }
+    guard value.magnitude <= maxMagnitude else {
+      return .failure(
+        LineProblem("price out of range: '\(text)' (at most 1e15 either way)"))
+    }
     return .success(value)
   }
+
+  /// The largest price taken, either way: changes, sums and means of a run's prices stay finite
+  /// (a change of two prices near 1e308 was infinite, and printed as the first tick's `null`).
+  package static let maxMagnitude = 1e15
 }

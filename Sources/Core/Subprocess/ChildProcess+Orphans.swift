@@ -157,7 +157,7 @@
       var bytes: [UInt8] = []
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {
-        let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
         guard count > 0 else { break }
         bytes += chunk[..<count]
@@ -194,3 +194,12 @@
     static func killAllOrphans(deadline: Duration = .milliseconds(200)) {}
   }
 #endif
+
+/// The system's `read(2)`, by a name no method here shadows.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+  #else
+    Darwin.read(fd, buffer, count)
+  #endif
+}

@@ -241,3 +241,21 @@ private func runToEnd(
     #expect(end.summary == "4 ticks  min 99.25  max 100.50  mean 100.0625  last 99.25  dropped 0")
   }
 }
+
+/// Prices far from any price are refused, so that changes, sums and means stay finite: 1e308
+/// followed by -1e308 made an infinite change, printed as the first tick's `null`.
+@Suite struct PriceRangeTests {
+  @Test(arguments: ["1e15", "-1e15", "0", "101.25"])
+  func pricesUpTo1e15AreTaken(text: String) {
+    #expect((try? PriceLine.parse(text).get()) != nil)
+  }
+
+  @Test(arguments: ["1e308", "-1.1e15", "1e16"])
+  func largerOnesAreRefused(text: String) {
+    guard case .failure(let problem) = PriceLine.parse(text) else {
+      Issue.record("\(text) was taken")
+      return
+    }
+    #expect(problem.message.hasPrefix("price out of range: '\(text)'"))
+  }
+}
