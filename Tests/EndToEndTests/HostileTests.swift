@@ -294,6 +294,16 @@ import Testing
     #expect(outcome.stdout.isEmpty)
   }
 
+  /// A line that never ends (`/dev/zero`) is reported as soon as it is too long, not at a
+  /// newline that never comes; the run goes on until stopped.
+  @Test func aLineThatNeverEndsIsReportedAtOnce() async throws {
+    let loadctl = try LoadctlProcess.start(["counter", "--input", "/dev/zero"])
+    try await loadctl.waitForStderr(
+      containing: "Error: input line 1: line longer than 65536 bytes")
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+  }
+
   // MARK: Virtual time
 
   @Test func virtualTimeWithoutASeedIsReproducible() async throws {

@@ -105,11 +105,16 @@ package struct LineSplitter: Sendable {
   /// bytes of it.
   private var pending: [UInt8] = []
   private var number = 0
+  /// The line being gathered is longer than ``LineSource/maxLineLength``.
   private var overlong = false
+  /// And it was already given as rejected: the rest of it, up to its newline, is skipped.
+  private var reported = false
 
   package init() {}
 
-  /// Returns the complete lines in `bytes` (plus what was pending).
+  /// Returns the complete lines in `bytes` (plus what was pending). A line that grows past
+  /// ``LineSource/maxLineLength`` is given as rejected at once, not when its newline comes
+  /// (from `/dev/zero` it never does).
   package mutating func feed(_ bytes: ArraySlice<UInt8>) -> [RawLine] {
     var lines: [RawLine] = []
     var start = bytes.startIndex
@@ -117,6 +122,8 @@ package struct LineSplitter: Sendable {
       if pending.isEmpty, !overlong {
         number += 1
         lines.append(Self.line(bytes[start..<newline], number: number))
+      } else if reported {
+        reset()
       } else {
         gather(bytes[start..<newline])
         lines.append(take())
@@ -124,16 +131,33 @@ package struct LineSplitter: Sendable {
       start = bytes.index(after: newline)
     }
     gather(bytes[start...])
+    if overlong, !reported {
+      number += 1
+      lines.append(Self.overlong(number: number))
+      reported = true
+      pending.removeAll(keepingCapacity: true)
+    }
     return lines
   }
 
   /// Returns the last line when input ended without a newline.
   package mutating func finish() -> [RawLine] {
-    pending.isEmpty && !overlong ? [] : [take()]
+    if reported {
+      reset()
+      return []
+    }
+    return pending.isEmpty && !overlong ? [] : [take()]
+  }
+
+  private mutating func reset() {
+    pending.removeAll(keepingCapacity: true)
+    overlong = false
+    reported = false
   }
 
   /// Keeps the start of a cut line, up to the longest accepted.
   private mutating func gather(_ bytes: ArraySlice<UInt8>) {
+    guard !overlong else { return }
     let room = LineSource.maxLineLength - pending.count
     if bytes.count > room {
       overlong = true
