@@ -318,6 +318,9 @@ extension BadInputCase {
       "profile", ["--file", "-"], "'-' is not valid JSON: unexpected end of input at byte 0"),
     json("empty", "", "'{tmp}/empty.json' is not valid JSON: unexpected end of input at byte 0"),
     json(
+      "duplicate-key", #"{"name":"A","name":"B"}"#,
+      #"'{tmp}/duplicate-key.json': profile JSON has the key "name" twice"#),
+    json(
       "spaces", " \n\t", "'{tmp}/spaces.json' is not valid JSON: unexpected end of input at byte 3"),
     json(
       "trailing-comma", #"{"name":"Taylor",}"#,

@@ -14,10 +14,15 @@ package struct Profile: Sendable, Equatable {
     self.fields = fields ?? .object([("name", .string(name))])
   }
 
-  /// Reads a profile from a JSON object with at least a string `name`.
+  /// Reads a profile from a JSON object with at least a string `name`, each key once (a key
+  /// given twice has no one meaning: readers differ on which value wins).
   package static func decode(_ value: JSONValue) throws(LoadFailure) -> Profile {
-    guard case .object = value else {
+    guard case .object(let pairs) = value else {
       throw LoadFailure("profile JSON must be an object, with at least a string \"name\"")
+    }
+    var seen = Set<String>()
+    for (key, _) in pairs where !seen.insert(key).inserted {
+      throw LoadFailure("profile JSON has the key \(JSONValue.string(key).serialized) twice")
     }
     guard case .string(let name)? = value["name"] else {
       throw LoadFailure("profile JSON has no string \"name\" field")
