@@ -501,6 +501,33 @@ import Testing
     }
   }
 
+  /// A replay's own `--trace` is checked as a run's, before the recording is replayed, and its
+  /// problems are not blamed on the recording: naming the recording is refused (it destroyed
+  /// it), `-` is a usage error, an unwritable path is 65 and a failed write 74 (it was 65
+  /// "its options no longer parse", and a divergence for the failed write).
+  @Test func aReplaysOwnTraceIsCheckedAsARunsIs() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("run.jsonl")
+    _ = try await LoadctlProcess.run(["counter", "--clock", "virtual", "+", "+", "--record", file])
+    let recorded = try String(contentsOfFile: file, encoding: .utf8)
+    for (trace, status, error) in [
+      (
+        file, 64,
+        "Error: '--trace' names a file the run reads ('\(file)'); writing it would destroy it"
+      ),
+      ("-", 64, "Error: '--trace' needs a file path; '-' (stdout) would mix with events"),
+      ("/nonexistent/x", 65, "Error: cannot write trace file '/nonexistent/x': No such file"),
+      ("/dev/full", 74, "Error: cannot write trace file '/dev/full': No space left on device"),
+    ] {
+      let replay = try await Self.replay([file, "--trace", trace])
+      #expect(replay.termination == .exited(Int32(status)), "\(trace)\n\(replay.transcript)")
+      #expect(replay.stderrLines.first?.hasPrefix(error) == true, "\(trace)\n\(replay.transcript)")
+      #expect(!replay.stderrLines.contains { $0.contains("diverged") }, "\(replay.transcript)")
+    }
+    #expect(
+      try String(contentsOfFile: file, encoding: .utf8) == recorded, "the recording is intact")
+  }
+
   /// A replay's own `--record` is a usage error.
   @Test func replayTakesNoRecord() async throws {
     let scratch = try Scratch()

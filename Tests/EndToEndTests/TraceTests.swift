@@ -99,23 +99,31 @@ import Testing
         """)
   }
 
-  /// A narrow terminal: the two times of the header stay apart, and the legend is wrapped to
-  /// `COLUMNS` (it was drawn on one 64-column line, the times run together as `0s0.200s`).
+  /// A narrow terminal: the two times of the header stay apart, the label is cut to a third of
+  /// the width, and the legend is wrapped (it was drawn on one 64-column line, the times run
+  /// together as `0s0.200s`, and rows were 30 columns whatever `COLUMNS` said).
   @Test func timelineKeepsToANarrowWidth() async throws {
     let outcome = try await LoadctlProcess.run(
       ["counter", "--delay", "200ms", "--timeline", "d", "--clock", "virtual"],
       environment: ["COLUMNS": "30"])
     #expect(
       outcome.stderr == """
-                            0s 0.200s
-        delayed_increment   █████████✓
-                           █ running
-                           ✓ finished
-                           ╳ cancelled
-                           ✗ failed
+                    0s        0.200s
+        delayed_in  █████████████████✓
+                    █ running
+                    ✓ finished
+                    ╳ cancelled
+                    ✗ failed
 
         """)
-    for line in outcome.stderr.split(separator: "\n") { #expect(line.count <= 30, "\(line)") }
+    for columns in [20, 25, 30, 40] {
+      let narrow = try await LoadctlProcess.run(
+        ["counter", "--delay", "200ms", "--timeline", "d", "d", "--clock", "virtual"],
+        environment: ["COLUMNS": "\(columns)"])
+      for line in narrow.stderr.split(separator: "\n") {
+        #expect(line.count <= columns, "\(columns): \(line)")
+      }
+    }
   }
 
   /// A file named on the command line that cannot be used is bad input data (65), whether

@@ -472,7 +472,11 @@ package enum CommandRuntime {
     output.emit("end", fields, kind: .result, text: text)
     output.flush()
     let traceProblem = trace.write(at: context.elapsed())
-    if let traceProblem { context.error(traceProblem) }
+    if let traceProblem {
+      context.error(traceProblem)
+      // A replay whose own trace failed ends as a run whose output failed: 74, no divergence.
+      context.replay?.interrupt(.writeFailed(EIO))
+    }
     if case .signal(let signal) = shutdown { return .signal(signal) }
     if let failure = stdout.failure, failure != EPIPE {
       // `end` itself could not be written (e.g. the disk filled up just now).

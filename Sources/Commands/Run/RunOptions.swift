@@ -96,8 +96,9 @@ package struct RunOptions: Sendable {
   package var recordPath: String?
   /// The command line after the program's name, for the recording's header.
   package let arguments: [String]
-  /// The files the run reads (`-`: stdin), which `--record` must not name.
-  package let readFiles: [String]
+  /// The files the run reads (`-`: stdin), which `--record` and `--trace` must not name (a
+  /// replay adds its recording).
+  package var readFiles: [String]
   /// The recording this run replays (`loadctl replay`).
   package var replay: ReplaySession?
   /// `loadctl replay --check`: the events are checked, not printed.

@@ -11,8 +11,9 @@ enum TimelineRenderer {
     guard !effects.isEmpty else { return "timeline: no effects ran\n" }
     let tracks = tracks.filter { track in effects.contains { $0.track == track } }
     let labels = tracks.map { $0.hasPrefix("effect ") ? String($0.dropFirst(7)) : $0 }
-    let labelWidth = min(24, (labels.map(\.count).max() ?? 0) + 1)
-    let columns = max(10, width - labelWidth - 2)
+    // Labels take at most a third of a narrow width, so rows keep to it down to 20 columns.
+    let labelWidth = min(24, (labels.map(\.count).max() ?? 0) + 1, max(4, width / 3))
+    let columns = max(4, width - labelWidth - 2)
     let total = max(EventOutput.milliseconds(end), 0.001)
     func column(_ time: Duration) -> Int {
       min(columns - 1, Int(EventOutput.milliseconds(time) / total * Double(columns - 1)))

@@ -37,7 +37,10 @@ final class TraceOutput: Sendable {
   /// is refused: the trace would overwrite or interleave with the events. A FIFO is only checked
   /// for access, not opened, so its reader does not see an early end.
   /// - Returns: What is wrong, or `nil`.
-  func prepare() -> Problem? {
+  func prepare() -> Problem? { Self.prepare(path: path) }
+
+  /// ``prepare()`` for `path`, for a check made before the run's own (a replay's).
+  static func prepare(path: String?) -> Problem? {
     guard let path else { return nil }
     if path == "-" {
       return .usage("'--trace' needs a file path; '-' (stdout) would mix with events")

@@ -130,7 +130,7 @@ public struct PolicyLints: Sendable {
       .backlog, subject: info.label,
       message:
         "\(queue.waiting.count) \"\(info.label)\" effects are waiting under the queue policy "
-        + "and the backlog has grown for \(Self.seconds(time - since)): work arrives faster "
+        + "and the queue has not emptied for \(Self.seconds(time - since)): work arrives faster "
         + "than it completes; send it less often, or use latest or drop")
   }
 
