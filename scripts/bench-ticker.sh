@@ -21,6 +21,12 @@
 # builds, LOADCTL_BIN_DIR=DIR to run DIR/loadctl instead of the release build, BENCH_RESULT=FILE
 # to also write the figures as KEY=VALUE lines to FILE (for scripts/bench.sh).
 set -euo pipefail
+
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 quick=false

@@ -11,6 +11,12 @@
 # LOADCTL_BIN_DIR=DIR to run DIR/loadctl instead of the release build, BENCH_RESULT=FILE to also write the medians as KEY=VALUE lines to FILE (for scripts/bench.sh).
 # Exit status: 0, or 1 when the loadctl median misses the 1 ms goal and BENCH_STRICT=1.
 set -euo pipefail
+
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 RUNS="${1:-5}"

@@ -8,6 +8,12 @@
 #   --additional-symbol-graph-dir .build-docs/symbol-graphs
 set -euo pipefail
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
+
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # A scratch path of its own: the extra compiler flags would otherwise invalidate the main build.

@@ -11,6 +11,12 @@
 # Usage: scripts/check-consumer.sh   (from anywhere; KEEP_TMP=1 keeps the temporary directory)
 set -euo pipefail
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
+
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/loadctl-consumer.XXXXXX")"
 cleanup() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds loadctl for release and installs it with its shell completions and manual page:
 #
-#   scripts/install.sh [PREFIX]          PREFIX defaults to ~/.local
+#   scripts/install.sh [PREFIX]          PREFIX defaults to $PREFIX, else ~/.local
 #
 #   PREFIX/bin/loadctl
 #   PREFIX/share/bash-completion/completions/loadctl
@@ -14,13 +14,19 @@
 # The completions and the manual page come from the binary just built, so they always match it.
 set -euo pipefail
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
+
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 if (($# > 1)); then
   echo "usage: scripts/install.sh [PREFIX]   (default: ~/.local)" >&2
   exit 64
 fi
-prefix="${1:-$HOME/.local}"
+prefix="${1:-${PREFIX:-$HOME/.local}}"
 # Shared with scripts/bench.sh, which builds the same static binary.
 scratch=.build-static
 

@@ -10,6 +10,12 @@
 # It tests HEAD, not the working tree: commit first. KEEP_TMP=1 keeps the clone.
 set -euo pipefail
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
+
 runs="${1:-20}"
 busy="${2:-0}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

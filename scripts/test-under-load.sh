@@ -8,6 +8,12 @@
 # an amount of time, and this is how that is checked.
 set -euo pipefail
 
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  # The comment at the top of this file is its usage.
+  sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+  exit 0
+fi
+
 runs="${1:-10}"
 busy="${2:-2}"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
