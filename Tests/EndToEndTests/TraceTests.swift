@@ -74,6 +74,19 @@ import Testing
     #expect(names.contains("load_response: loading → loaded"))
   }
 
+  /// On virtual time an effect and its sleep start at the same moment: the effect comes first in
+  /// the file, so viewers that break ties by file order nest the sleep in it (it came second).
+  @Test func anEffectComesBeforeItsSleepAtTheSameStart() async throws {
+    let file = try TemporaryFile("")
+    _ = try await LoadctlProcess.run(
+      ["profile", "--latency", "1s", "--clock", "virtual", "--trace", file.path])
+    let slices = try TraceChecker.load(file.path).filter { ($0["ph"] as? String) == "X" }
+    let fetch = try #require(slices.firstIndex { ($0["name"] as? String) == "fetch#1" })
+    let sleep = try #require(slices.firstIndex { ($0["cat"] as? String) == "sleep" })
+    #expect(slices[fetch]["ts"] as? Double == slices[sleep]["ts"] as? Double)
+    #expect(fetch < sleep, "\(slices)")
+  }
+
   @Test func sameInputGivesTheSameTraceFile() async throws {
     let first = try TemporaryFile("")
     let second = try TemporaryFile("")

@@ -81,7 +81,9 @@ package final class TraceRecorder: Sendable {
     }
   }
 
-  /// Closes what is still open at `time` and returns every slice, in start order.
+  /// Closes what is still open at `time` and returns every slice, in start order; at the same
+  /// start an effect comes before its sleeps, so viewers that break ties by file order nest the
+  /// sleep in the effect, not the reverse.
   package func finish(at time: Duration) -> (slices: [Slice], tracks: [String], end: Duration) {
     state.withLock { state in
       state.end = max(state.end, time)
@@ -92,7 +94,8 @@ package final class TraceRecorder: Sendable {
       }
       state.open.removeAll()
       let ordered = state.slices.enumerated().sorted {
-        ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
+        ($0.element.start, $0.element.isSleep ? 1 : 0, $0.offset)
+          < ($1.element.start, $1.element.isSleep ? 1 : 0, $1.offset)
       }.map(\.element)
       return (ordered, state.tracks, state.end)
     }
