@@ -304,6 +304,18 @@ import Testing
     #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
   }
 
+  /// The same for a `ticker --exec` command's line: reported at once, not when the command is
+  /// torn down (it used to wait for the rest of the line, which never came).
+  @Test func aCommandLineThatNeverEndsIsReportedAtOnce() async throws {
+    let loadctl = try LoadctlProcess.start([
+      "ticker", "--exec", "head -c 2000000 /dev/zero | tr '\\0' x; exec sleep 600",
+    ])
+    try await loadctl.waitForStderr(
+      containing: "Error: input line 1: line longer than 65536 bytes")
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT))
+  }
+
   // MARK: Virtual time
 
   @Test func virtualTimeWithoutASeedIsReproducible() async throws {

@@ -76,24 +76,32 @@ package struct ExecPriceLines: LivePriceSource {
 /// (``LineSplitter/line(_:number:)``).
 ///
 /// A line longer than ``Subprocess/LineIterator/maxLine`` arrives in pieces of exactly that
-/// size; they are taken as the one line they are, which is too long.
+/// size: its first piece is taken as the one line it is, which is too long, at once (a command
+/// may never end it), and the pieces after it, up to its shorter last one, are skipped.
 struct CommandLines: AsyncIteratorProtocol {
   private var lines: Subprocess.LineIterator
   private var number = 0
+  /// The pieces that arrive are the rest of a line already given as too long.
+  private var skipping = false
 
   init(_ lines: Subprocess.LineIterator) {
     self.lines = lines
   }
 
   mutating func next() async -> RawLine? {
-    guard var bytes = await lines.next() else { return nil }
-    number += 1
-    var pieces = false
-    while bytes.count == Subprocess.LineIterator.maxLine, let rest = await lines.next() {
-      pieces = true
-      bytes = rest
+    while let bytes = await lines.next() {
+      let piece = bytes.count == Subprocess.LineIterator.maxLine
+      if skipping {
+        skipping = piece
+        continue
+      }
+      number += 1
+      if piece {
+        skipping = true
+        return LineSplitter.overlong(number: number)
+      }
+      return LineSplitter.line(bytes[...], number: number)
     }
-    return pieces
-      ? LineSplitter.overlong(number: number) : LineSplitter.line(bytes[...], number: number)
+    return nil
   }
 }
