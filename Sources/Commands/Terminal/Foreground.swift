@@ -21,9 +21,8 @@ enum Foreground {
     return group >= 0 && group != getpgrp()
   }
 
-  /// Before raw mode: while the process runs in the background, stops the job as a terminal
-  /// read would (SIGTTIN to the process group: the shell shows it as stopped, `fg` continues
-  /// it), then checks again.
+  /// Before raw mode: while the process runs in the background, stops it as a terminal read
+  /// would (SIGTTIN: the shell shows the job as stopped, `fg` continues it), then checks again.
   /// - Returns: `false` when `isCancelled` says the run is being stopped meanwhile.
   static func waitForTerminal(fd: Int32, isCancelled: () -> Bool) -> Bool {
     while isBackground(fd: fd) {
