@@ -227,15 +227,19 @@ import Testing
   }
 }
 
-/// Polls `condition` until it holds or 10 s pass (a guard against hanging, not a wait).
+/// Polls `condition` for what only polling can see (`/proc`, a file a child writes, a process
+/// group's end), until it holds or 10 s pass: a guard against hanging, not a measurement. As in
+/// the end-to-end `Polling`, the condition is tested once more after the deadline, because this
+/// test may have been kept off the CPU for the whole wait.
 @discardableResult
 private func eventually(_ condition: () -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(10)
-  while !condition() {
-    if ContinuousClock.now > deadline { return false }
+  while true {
+    let expired = ContinuousClock.now >= deadline
+    if condition() { return true }
+    if expired { return false }
     try? await Task.sleep(for: .milliseconds(5))
   }
-  return true
 }
 
 /// The state letter of `/proc/<pid>/stat` (`R`, `S`, `Z`, ...); `nil` when there is no such process.

@@ -109,17 +109,7 @@ package enum ReplayCommand {
     // The replay's own options first: what they get wrong is not the recording's fault, and
     // `--trace` must not name the recording it reads.
     run.readFiles = [path]
-    if let conflict = CommandRuntime.writtenFileConflict(run) {
-      throw Loadctl.fail(usage: .invalidValue(conflict, command: spec.name), json: json)
-    }
-    switch TraceOutput.prepare(path: run.tracePath) {
-    case .usage(let problem):
-      throw Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: json)
-    case .unwritable(let problem):
-      throw Loadctl.fail(badInput: problem, command: spec.name, json: json)
-    case nil:
-      break
-    }
+    try CommandRuntime.checkWrittenFiles(run, command: spec.name)
     let end: ProcessEnd
     do throws(EarlyExit) {
       end = try await start(recorded, run, environment)

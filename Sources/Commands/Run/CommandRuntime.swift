@@ -66,17 +66,7 @@ package enum CommandRuntime {
     let traceOutput = TraceOutput(
       recorder: recorder, path: run.tracePath, timeline: run.timeline, width: run.width,
       errors: stderr)
-    if let conflict = Self.writtenFileConflict(run) {
-      throw Loadctl.fail(usage: .invalidValue(conflict, command: run.command), json: json)
-    }
-    switch traceOutput.prepare() {
-    case .usage(let problem):
-      throw Loadctl.fail(usage: .invalidValue(problem, command: run.command), json: json)
-    case .unwritable(let problem):
-      throw Loadctl.fail(badInput: problem, command: run.command, json: json)
-    case nil:
-      break
-    }
+    try Self.checkWrittenFiles(run, command: run.command)
     let recordingFD = try Self.openRecording(run)
     let spinner =
       loading.isEmpty || !mode.showsSpinner || !run.escapesAllowed
@@ -295,9 +285,26 @@ package enum CommandRuntime {
     }
   }
 
+  /// Refuses a `--record` or `--trace` the run must not write (``writtenFileConflict(_:)``, 64)
+  /// and a trace file that cannot be written (64 or 65), before anything starts; `command` names
+  /// the subcommand in the error (a replay's own, not the recorded run's).
+  static func checkWrittenFiles(_ run: RunOptions, command: String) throws(EarlyExit) {
+    if let conflict = writtenFileConflict(run) {
+      throw Loadctl.fail(usage: .invalidValue(conflict, command: command), json: run.json)
+    }
+    switch TraceOutput.prepare(path: run.tracePath) {
+    case .usage(let problem):
+      throw Loadctl.fail(usage: .invalidValue(problem, command: command), json: run.json)
+    case .unwritable(let problem):
+      throw Loadctl.fail(badInput: problem, command: command, json: run.json)
+    case nil:
+      break
+    }
+  }
+
   /// Why `--record` or `--trace` must not be written, checked before either file is truncated:
   /// it names a file the run reads (which writing would destroy), or the recording names the
-  /// file stdout writes to or the trace file. (`--trace` and stdout: `TraceOutput.prepare()`.)
+  /// file stdout writes to or the trace file. (`--trace` and stdout: `TraceOutput.prepare(path:)`.)
   static func writtenFileConflict(_ run: RunOptions) -> String? {
     let record = run.recordPath.flatMap { FileIdentity(path: $0) }
     let trace = run.tracePath.flatMap { FileIdentity(path: $0) }

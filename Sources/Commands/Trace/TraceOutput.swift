@@ -31,15 +31,12 @@ final class TraceOutput: Sendable {
     case unwritable(String)
   }
 
-  /// Checks that the trace file can be written, before the run starts.
+  /// Checks that the trace file at `path` can be written, before the run starts.
   ///
   /// A path that names the file stdout already writes to (`--trace /dev/stdout > out.txt`)
   /// is refused: the trace would overwrite or interleave with the events. A FIFO is only checked
   /// for access, not opened, so its reader does not see an early end.
   /// - Returns: What is wrong, or `nil`.
-  func prepare() -> Problem? { Self.prepare(path: path) }
-
-  /// ``prepare()`` for `path`, for a check made before the run's own (a replay's).
   static func prepare(path: String?) -> Problem? {
     guard let path else { return nil }
     if path == "-" {
