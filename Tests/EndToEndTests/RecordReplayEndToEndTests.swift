@@ -528,6 +528,23 @@ import Testing
       try String(contentsOfFile: file, encoding: .utf8) == recorded, "the recording is intact")
   }
 
+  /// A replay's own trace that cannot be written is said on stderr and ends 74 however the
+  /// replay ends: under `--check` (whose run's stderr is discarded; it was silent) and at
+  /// `--until` (it ended 0).
+  @Test func aReplaysFailedTraceIsSaidWithCheckAndUntil() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("run.jsonl")
+    _ = try await LoadctlProcess.run(["counter", "--clock", "virtual", "+", "+", "--record", file])
+    for extra in [["--check"], ["--until", "1ms"], ["--check", "--until", "1ms"]] {
+      let replay = try await Self.replay([file, "--trace", "/dev/full"] + extra)
+      #expect(replay.termination == .exited(74), "\(extra)\n\(replay.transcript)")
+      #expect(
+        replay.stderrLines
+          == ["Error: cannot write trace file '/dev/full': No space left on device"],
+        "\(extra)\n\(replay.transcript)")
+    }
+  }
+
   /// A replay's own `--record` is a usage error.
   @Test func replayTakesNoRecord() async throws {
     let scratch = try Scratch()
@@ -539,13 +556,19 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: scratch.path("again.jsonl")))
   }
 
+  /// A recording that cannot be written ends the run with 74, and its `end` event says so (it
+  /// said 0).
   @Test func aRecordingThatCannotBeWrittenEndsWith74() async throws {
-    let outcome = try await LoadctlProcess.run(["counter", "+", "+", "--record", "/dev/full"])
+    let outcome = try await LoadctlProcess.run(
+      ["counter", "+", "+", "--json", "--record", "/dev/full"])
     #expect(outcome.termination == .exited(74), "\(outcome.stderr)")
     let errors = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
     #expect(
       errors == ["Error: cannot write recording '/dev/full': No space left on device"],
       "\(outcome.stderr)")
+    let end = try #require(try JSONLines.parse(outcome.stdout).last)
+    #expect(end.event == "end")
+    #expect(end["exit_code"] as? Int == 74)
   }
 
   /// The deepest profile a run reads (63 levels, under the parser's 64) sits deeper still in a

@@ -139,6 +139,24 @@ import Testing
     }
   }
 
+  /// The trace is written before `end` is printed, so `end` says the status the process exits
+  /// with (it said 0 while the process exited 74), and a trace that is written holds that `end`.
+  @Test func endSaysTheStatusOfAFailedTrace() async throws {
+    let failed = try await LoadctlProcess.run(
+      ["counter", "+", "--clock", "virtual", "--json", "--trace", "/dev/full"])
+    #expect(failed.termination == .exited(74))
+    let end = try #require(try JSONLines.parse(failed.stdout).last)
+    #expect(end.event == "end")
+    #expect(end["exit_code"] as? Int == 74)
+    let file = try TemporaryFile("")
+    let written = try await LoadctlProcess.run(
+      ["counter", "+", "--clock", "virtual", "--json", "--trace", file.path])
+    #expect(written.termination == .exited(0))
+    let traced = try #require(
+      try TraceChecker.load(file.path).last { $0["name"] as? String == "end" })
+    #expect((traced["args"] as? [String: Any])?["exit_code"] as? Int == 0)
+  }
+
   /// A file named on the command line that cannot be used is bad input data (65), whether
   /// loadctl reads it (`--file`, `--input`) or writes it (`--trace`).
   @Test func unwritableTraceFileIsBadInput() async throws {

@@ -74,11 +74,14 @@ package final class EventOutput: Sendable {
   ///     point named `event`.
   ///   - flush: Flush now (the default) — unless a store run holds flushes (see
   ///     ``holdingFlushes(_:)``); hot loops pass `false` and flush per burst.
+  ///   - tapped: Whether the tap sees it; `false` for an event the tap was shown beforehand
+  ///     with ``observe(_:_:)``.
   package func emit(
     _ event: String, _ fields: [(String, JSONValue)] = [], kind: Kind = .progress,
     text: @autoclosure () -> String?, observed: @autoclosure () -> ObservedEvent? = nil,
-    flush: Bool = true
+    flush: Bool = true, tapped: Bool = true
   ) {
+    let tap = tapped ? self.tap : nil
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
     // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
@@ -130,6 +133,13 @@ package final class EventOutput: Sendable {
       }
     }
     if flush, !held.load(ordering: .acquiring) { writer.flush() }
+  }
+
+  /// Shows the tap an event (a point named `event`) without printing it: the run's `end`, whose
+  /// trace is written before `end` is printed, so that `end` can say whether it was.
+  package func observe(_ event: String, _ fields: [(String, JSONValue)]) {
+    guard let tap else { return }
+    state.withLock { _ in tap(.instant(event), fields, elapsed()) }
   }
 
   /// Appends the JSON line of one event, without its newline.

@@ -142,6 +142,9 @@ package enum ReplayCommand {
       Loadctl.printErr(ErrorLine.text(failure))
       return .exit(ExitStatus.badInput)
     }
+    if let problem = session.ownOutputProblem {
+      Loadctl.printErr(ErrorLine.text(problem))
+    }
     if session.interruption != nil, session.divergence == nil {
       // Stopped from outside (Ctrl-C, a closed or failing stdout): neither the recording nor the
       // program is to blame for what was not replayed.

@@ -1,5 +1,11 @@
 import LoadctlCore
 
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One `loadctl replay`: the recording being replayed, the virtual clock it runs on, and the
 /// check of every event the replay prints against the event the run printed at that point.
 ///
@@ -36,6 +42,7 @@ package final class ReplaySession: Sendable {
     var failure: String?
     var stoppedEarly = false
     var interruption: ShutdownReason?
+    var ownOutputProblem: String?
   }
 
   private let state = Locked(State())
@@ -70,6 +77,19 @@ package final class ReplaySession: Sendable {
   /// The replay itself is being stopped from outside (see ``interruption``).
   package func interrupt(_ reason: ShutdownReason) {
     state.withLock { $0.interruption = $0.interruption ?? reason }
+  }
+
+  /// What the replay's own output (its `--trace` file) could not write, if it could not: said
+  /// on the replay's stderr, which `--check` keeps, and the replay ends with 74 as a run whose
+  /// output failed (see ``interruption``).
+  package var ownOutputProblem: String? { state.withLock { $0.ownOutputProblem } }
+
+  /// The replay's own output failed: nothing after this is checked (see ``ownOutputProblem``).
+  package func ownOutputFailed(_ problem: String) {
+    state.withLock { state in
+      state.ownOutputProblem = state.ownOutputProblem ?? problem
+      state.interruption = state.interruption ?? .writeFailed(EIO)
+    }
   }
 
   /// The first divergence, if there was one.

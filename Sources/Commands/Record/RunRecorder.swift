@@ -249,6 +249,9 @@ package final class RunRecorder: Sendable {
   /// Writes what is buffered.
   package func flush() { writer.flush() }
 
+  /// Whether a write failed: the recording is not whole, and the run ends with 74.
+  package var hasFailed: Bool { failure.withLock { $0 != nil } }
+
   /// Flushes and closes the file (after ``end(_:)``).
   /// - Returns: Why the recording could not be written whole, if it could not.
   package func finish() -> String? {

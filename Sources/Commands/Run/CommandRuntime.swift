@@ -233,7 +233,7 @@ package enum CommandRuntime {
       // The replay itself was stopped from outside: it ends as a run stopped that way, with
       // nothing past what it replayed.
       output.flush()
-      if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
+      _ = writeTrace(traceOutput, context: context)
       switch reason {
       case .signal(let signal): return .signal(signal)
       case .brokenPipe: return .brokenPipe
@@ -247,14 +247,13 @@ package enum CommandRuntime {
       // `replay --until`: the run stopped where it was asked to, with its state printed; or
       // the recording could not be applied, which the replay reports itself.
       output.flush()
-      if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
-      return .exit(ExitStatus.completed)
+      let written = writeTrace(traceOutput, context: context)
+      return .exit(written ? ExitStatus.completed : ExitStatus.ioError)
     }
     if let replay, replay.recording.end?.diedAtOnce == true {
       // The recorded run died by SIGQUIT after what it printed: no `end` to print.
       output.flush()
-      if let problem = traceOutput.write(at: context.elapsed()) { context.error(problem) }
-      return .signal(.quit)
+      return writeTrace(traceOutput, context: context) ? .signal(.quit) : .exit(ExitStatus.ioError)
     }
     let processEnd = RecordedTime.withValue(recording?.lastTime) {
       finish(
@@ -436,7 +435,7 @@ package enum CommandRuntime {
   ) -> ProcessEnd {
     let output = context.output
     if shutdown == .brokenPipe {
-      if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
+      _ = writeTrace(trace, context: context)
       return .brokenPipe
     }
     if case .writeFailed(let code) = shutdown {
@@ -445,10 +444,10 @@ package enum CommandRuntime {
       if context.replay == nil {
         context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
       }
-      if let problem = trace.write(at: context.elapsed()) { context.error(problem) }
+      _ = writeTrace(trace, context: context)
       return .exit(ExitStatus.ioError)
     }
-    let code: Int32
+    var code: Int32
     let reason: String
     if case .signal(let signal) = shutdown {
       code = signal.shellStatus
@@ -464,32 +463,57 @@ package enum CommandRuntime {
         : context.warnings.denied ? ExitStatus.lintDenied : ExitStatus.completed
       reason = end.status == .failed ? "failed" : "completed"
     }
-    var fields: [(String, JSONValue)] = [
-      ("reason", .string(reason)), ("exit_code", .int(Int(code))),
-    ]
-    if context.rejectedCount > 0 { fields.append(("rejected_lines", .int(context.rejectedCount))) }
+    var extra: [(String, JSONValue)] = []
+    if context.rejectedCount > 0 { extra.append(("rejected_lines", .int(context.rejectedCount))) }
     let warnings = context.warnings.counts
     if !warnings.isEmpty {
-      fields.append(("warnings", .object(warnings.map { ($0.name, .int($1)) })))
+      extra.append(("warnings", .object(warnings.map { ($0.name, .int($1)) })))
     }
-    fields += end.fields
+    extra += end.fields
+    // The trace holds `end` and is written before it is printed, and the recording so far is
+    // flushed, so that `end` never says a status the process does not exit with: a trace or a
+    // recording that could not be written makes it 74.
+    output.observe("end", [("reason", .string(reason)), ("exit_code", .int(Int(code)))] + extra)
+    let traceWritten = writeTrace(trace, context: context, timeline: false)
+    context.recorder?.flush()
+    switch shutdown {
+    case .signal: break  // The process dies by the signal all the same.
+    default:
+      if !traceWritten || context.recorder?.hasFailed == true { code = ExitStatus.ioError }
+    }
     let text = end.summary.map { summary in
       reason == "completed" ? summary : "\(summary)  (\(reason))"
     }
-    output.emit("end", fields, kind: .result, text: text)
+    output.emit(
+      "end", [("reason", .string(reason)), ("exit_code", .int(Int(code)))] + extra, kind: .result,
+      text: text, tapped: false)
     output.flush()
-    let traceProblem = trace.write(at: context.elapsed())
-    if let traceProblem {
-      context.error(traceProblem)
-      // A replay whose own trace failed ends as a run whose output failed: 74, no divergence.
-      context.replay?.interrupt(.writeFailed(EIO))
-    }
+    trace.drawTimeline(at: context.elapsed())
     if case .signal(let signal) = shutdown { return .signal(signal) }
     if let failure = stdout.failure, failure != EPIPE {
       // `end` itself could not be written (e.g. the disk filled up just now).
       context.error("cannot write to stdout: \(InputFile.describeErrno(failure))")
       return .exit(ExitStatus.ioError)
     }
-    return .exit(traceProblem == nil ? code : ExitStatus.ioError)
+    return .exit(code)
+  }
+
+  /// Writes the trace file and, unless `timeline` is `false`, draws the timeline. A file that
+  /// could not be written is said on stderr (a replay's own, even under `--check`).
+  /// - Returns: Whether the trace file, if any, was written.
+  private static func writeTrace(
+    _ trace: TraceOutput, context: RunContext, timeline: Bool = true
+  ) -> Bool {
+    let problem = trace.writeFile(at: context.elapsed())
+    if timeline { trace.drawTimeline(at: context.elapsed()) }
+    guard let problem else { return true }
+    if let replay = context.replay {
+      // The replay's own output failed: it ends as a run whose output failed, 74, and says so
+      // on its own stderr, which `--check` keeps.
+      replay.ownOutputFailed(problem)
+    } else {
+      context.error(problem)
+    }
+    return false
   }
 }

@@ -6,14 +6,17 @@ import LoadctlCore
   import Darwin
 #endif
 
-/// Writes `--trace` and `--timeline` once, at the end of the run however it ends.
+/// Writes `--trace` and `--timeline` once each, at the end of the run however it ends: the file
+/// before the run's `end` is printed (so that `end` says whether it was written), the timeline
+/// after.
 final class TraceOutput: Sendable {
   private let recorder: TraceRecorder?
   private let path: String?
   private let timeline: Bool
   private let width: Int
   private let errors: OutputWriter
-  private let written = Locked(false)
+  private let fileWritten = Locked(false)
+  private let timelineDrawn = Locked(false)
 
   init(recorder: TraceRecorder?, path: String?, timeline: Bool, width: Int, errors: OutputWriter) {
     self.recorder = recorder
@@ -79,40 +82,51 @@ final class TraceOutput: Sendable {
   /// - Returns: Why the trace file could not be written, or `nil`.
   @discardableResult
   func write(at time: Duration, forced: Bool = false) -> String? {
-    let first = written.withLock { done in
+    let problem = writeFile(at: time, forced: forced)
+    drawTimeline(at: time)
+    return problem
+  }
+
+  /// Writes the trace file, if there is one and it is not written yet.
+  ///
+  /// - Parameter forced: Never wait: a FIFO without a reader is skipped (a forced exit).
+  /// - Returns: Why the trace file could not be written, or `nil`.
+  func writeFile(at time: Duration, forced: Bool = false) -> String? {
+    guard let recorder, let path, Self.once(fileWritten) else { return nil }
+    let text = recorder.chromeTrace(at: time)
+    var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+    if fd < 0, errno == ENXIO, !forced {
+      // A FIFO whose reader is not there yet: wait for it (a signal still ends the process).
+      fd = open(path, O_WRONLY | O_CLOEXEC)
+    }
+    guard fd >= 0 else {
+      return "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    let failure = Locked<Int32?>(nil)
+    let file = OutputWriter(
+      fileDescriptor: fd, onBrokenPipe: { failure.withLock { $0 = EPIPE } },
+      onError: { code in failure.withLock { $0 = code } })
+    file.write(text)
+    file.flush()
+    if close(fd) != 0, errno != EINTR { failure.withLock { $0 = $0 ?? errno } }
+    guard let code = failure.withLock({ $0 }) else { return nil }
+    return "cannot write trace file '\(path)': \(InputFile.describeErrno(code))"
+  }
+
+  /// Draws `--timeline` on stderr, if asked for and not drawn yet.
+  func drawTimeline(at time: Duration) {
+    guard let recorder, timeline, Self.once(timelineDrawn) else { return }
+    let (slices, tracks, end) = recorder.finish(at: time)
+    errors.write(TimelineRenderer.render(slices: slices, tracks: tracks, end: end, width: width))
+    errors.flush()
+  }
+
+  /// Whether this is the first call for `flag`, which it sets.
+  private static func once(_ flag: Locked<Bool>) -> Bool {
+    flag.withLock { done in
       defer { done = true }
       return !done
     }
-    guard let recorder, first else { return nil }
-    var problem: String?
-    if let path {
-      let text = recorder.chromeTrace(at: time)
-      var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
-      if fd < 0, errno == ENXIO, !forced {
-        // A FIFO whose reader is not there yet: wait for it (a signal still ends the process).
-        fd = open(path, O_WRONLY | O_CLOEXEC)
-      }
-      if fd >= 0 {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        let failure = Locked<Int32?>(nil)
-        let file = OutputWriter(
-          fileDescriptor: fd, onBrokenPipe: { failure.withLock { $0 = EPIPE } },
-          onError: { code in failure.withLock { $0 = code } })
-        file.write(text)
-        file.flush()
-        if close(fd) != 0, errno != EINTR { failure.withLock { $0 = $0 ?? errno } }
-        if let code = failure.withLock({ $0 }) {
-          problem = "cannot write trace file '\(path)': \(InputFile.describeErrno(code))"
-        }
-      } else {
-        problem = "cannot write trace file '\(path)': \(InputFile.describeErrno(errno))"
-      }
-    }
-    if timeline {
-      let (slices, tracks, end) = recorder.finish(at: time)
-      errors.write(TimelineRenderer.render(slices: slices, tracks: tracks, end: end, width: width))
-      errors.flush()
-    }
-    return problem
   }
 }
