@@ -82,7 +82,7 @@ locate() {
 # lld: gold warns about every ASan report symbol when linking Foundation.
 SWIFTC_FLAGS=(
   -swift-version 6 -package-name loadctl -parse-as-library "${FUZZ_OPT:--O}" -g -j2
-  -sanitize=fuzzer,address -use-ld=lld
+  "-sanitize=fuzzer,address" -use-ld=lld
 )
 
 # Builds Fuzz/$1 into .build-fuzz/$1/fuzz-$1 (always, it takes seconds) and prints the path.
