@@ -55,6 +55,7 @@ import Testing
     let request = ExternalCommand.CurlRequest(
       curl: "/usr/bin/curl", url: "http://h/", headers: [], timeout: timeout,
       killAfter: .seconds(1))
-    #expect(request.arguments == ["-fsSL", "--globoff", "--max-time", maxTime, "--", "http://h/"])
+    #expect(
+      request.arguments == ["-q", "-fsSL", "--globoff", "--max-time", maxTime, "--config", "-"])
   }
 }

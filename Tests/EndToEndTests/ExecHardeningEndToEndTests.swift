@@ -229,9 +229,10 @@ import Testing
     }
   }
 
+  /// Neither the headers nor the URL, whose query may hold a token, are on curl's command line.
   @Test(arguments: [
-    ["profile", "--url", "/profile?hold"],
-    ["search", "--debounce", "0", "--url", "/search?hold&q={query}", "q"],
+    ["profile", "--url", "/profile?hold&token=T0KEN"],
+    ["search", "--debounce", "0", "--url", "/search?hold&token=T0KEN&q={query}", "q"],
   ])
   func curlGetsTheHeadersButNeverOnItsCommandLine(arguments: [String]) async throws {
     let server = try await HeaderServer.start()
@@ -250,9 +251,33 @@ import Testing
     }
     let arguments = try #require(commandLine(of: curl), "curl's /proc/\(curl)/cmdline")
     #expect(!arguments.isEmpty && !arguments.contains { $0.contains("S3CRET") }, "\(arguments)")
+    #expect(!arguments.contains { $0.contains("T0KEN") || $0.contains("127.0.0.1") })
     try server.release()
     #expect(try await loadctl.waitForExit() == .exited(0), "\(loadctl.transcript)")
     #expect(!loadctl.stdoutText.contains("S3CRET"))
+  }
+
+  /// With headers, a redirect is not followed: curl would send them to the host it names. The
+  /// run fails with a line that says so, and the place the redirect names gets no request.
+  @Test func aRedirectIsNotFollowedWithHeaders() async throws {
+    let server = try await HeaderServer.start()
+    defer { server.stop() }
+    let outcome = try await LoadctlProcess.run(
+      [
+        "profile", "--json", "--url", server.url("/redirect?to=") + server.url("/profile"),
+        "--header", "X-Api-Key: S3CRET",
+      ] + Self.noTimeout)
+    #expect(outcome.termination == .exited(1), "\(outcome)")
+    let message = try JSONLines.parse(outcome.stdout).last?.value(at: "state.message") as? String
+    #expect(message?.contains("redirect") == true, "\(outcome)")
+    let first = try await server.nextRequest()
+    #expect(first["x-api-key"] == "S3CRET")
+    let unfollowed = try await LoadctlProcess.run(
+      ["profile", "--json", "--url", server.url("/profile")] + Self.noTimeout)
+    #expect(unfollowed.termination == .exited(0))
+    // The next request the server saw is this one, without the header: the redirect's was not.
+    let second = try await server.nextRequest()
+    #expect(second["x-api-key"] == nil, "\(second)")
   }
 
   @Test func curlsBodyIsEscapedInText() async throws {
@@ -319,7 +344,8 @@ private func commandLine(of pid: Int32) -> [String]? {
 /// `Fixtures/http_server.py` records no headers, so it cannot show that a header arrived. This
 /// one prints a JSON line per request (`{"path": …, "headers": {lowercased name: value}}`);
 /// a request whose query has `hold` waits for a line on the server's stdin. `/profile`
-/// answers a profile, `/search` one name, `/controls` a name full of control characters.
+/// answers a profile, `/search` one name, `/controls` a name full of control characters, and
+/// `/redirect?to=URL` a 302 to URL.
 private final class HeaderServer: Sendable {
   static let script = #"""
     import json, sys, threading
@@ -349,6 +375,12 @@ private final class HeaderServer: Sendable {
             print(json.dumps({"path": parts.path, "headers": headers}), flush=True)
             if "hold" in parts.query:
                 released.wait()
+            if parts.path == "/redirect":
+                self.send_response(302)
+                self.send_header("Location", parts.query.partition("to=")[2])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             body = json.dumps(BODIES.get(parts.path, {})).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

@@ -19,7 +19,7 @@ package enum ProfileCommand: Subcommand {
     static let url = OptionKey.value(
       "url", .url,
       help: "Load the profile JSON from URL with curl (-fsSL --max-time TIMEOUT): https, "
-        + "proxies and redirects work.")
+        + "proxies and redirects (not with --header) work.")
     static let header = OptionKey.values(
       "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.")
     static let timeout = OptionKey.value(

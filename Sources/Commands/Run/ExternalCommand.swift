@@ -139,11 +139,14 @@ package enum ExternalCommand {
   /// - Parameters:
   ///   - what: How to name the command in a failure, e.g. `command` or `curl`.
   ///   - timeout: Tears the command down and fails once this much time has passed; `nil` waits.
+  ///   - explain: A message of its own for an end that is not `exit 0`, if it has one; else the
+  ///     failure names the end and the last stderr line.
   /// - Throws: `CancellationError` when the task was cancelled (the group is gone by then);
   ///   ``LoadFailure`` when the command could not start, timed out, exited non-zero or was
   ///   killed by a signal, with its last stderr line.
   package static func output(
-    of subprocess: Subprocess, what: String, timeout: Duration?, limit: Int = 8 << 20
+    of subprocess: Subprocess, what: String, timeout: Duration?, limit: Int = 8 << 20,
+    explain: (Subprocess.Termination) -> String? = { _ in nil }
   ) async throws -> [UInt8] {
     let outcome: Outcome = await withTaskGroup(of: Outcome.self) { group in
       group.addTask {
@@ -180,7 +183,8 @@ package enum ExternalCommand {
         throw LoadFailure("\(what) printed more than \(limit) bytes, so it was stopped")
       }
       guard output.termination == .exited(0) else {
-        throw LoadFailure(failure(what, output.termination, output.stderrTail))
+        throw LoadFailure(
+          explain(output.termination) ?? failure(what, output.termination, output.stderrTail))
       }
       return output.stdout
     }
@@ -203,16 +207,21 @@ package enum ExternalCommand {
 }
 
 extension ExternalCommand {
-  /// One `GET` through curl, its `--header` values handed to curl on its stdin, never in its
-  /// arguments.
+  /// One `GET` through curl, its URL and `--header` values handed to curl on its stdin, never in
+  /// its arguments.
   ///
   /// Every local user can read a process's arguments (`ps`, `/proc/PID/cmdline`) for as long as
-  /// it runs, so a header that carries a token must not be one. curl runs as
-  /// `curl -fsSL --globoff --max-time SECONDS [--config -] -- URL`: HTTPS, proxies
-  /// (`https_proxy`), HTTP/2 and redirects (`-L`), a non-2xx status as a failure (`-f`), errors
-  /// on stderr (`-sS`), `[]{}` in the URL sent as they are. With headers, `--config -` makes it
-  /// read ``config`` from stdin: a pipe that holds all of it, its write end closed before curl
-  /// starts, and its read end closed here once curl has been reaped, however the request ends.
+  /// it runs, so neither a header that carries a token nor a URL whose query does may be one.
+  /// curl runs as `curl -q -fsSL --globoff --max-time SECONDS [--max-redirs 0] --config -`:
+  /// no `.curlrc` (`-q`), HTTPS, proxies (`https_proxy`), HTTP/2 and redirects (`-L`), a non-2xx
+  /// status as a failure (`-f`), errors on stderr (`-sS`), `[]{}` in the URL sent as they are.
+  /// It reads ``config`` from stdin: a pipe that holds all of it, its write end closed before
+  /// curl starts, and its read end closed here once curl has been reaped, however the request
+  /// ends.
+  ///
+  /// With headers, a redirect is not followed (`--max-redirs 0`) and fails the request: curl
+  /// sends a custom header to whatever host a redirect names, so a token would reach a server
+  /// the user did not name, in clear text after a redirect from `https` to `http`.
   package struct CurlRequest: Sendable {
     /// curl's path.
     package let curl: String
@@ -224,48 +233,63 @@ extension ExternalCommand {
     /// The grace between SIGTERM and SIGKILL when the request is torn down.
     package let killAfter: Duration
 
-    /// curl's arguments: options and the URL, no header.
+    /// curl's arguments: options only, neither the URL nor a header.
     ///
     /// `--max-time` is at least `0.001`: curl counts it in whole milliseconds, and reads less
     /// than one as `0`, no limit at all.
     package var arguments: [String] {
       let (seconds, attoseconds) = timeout.components
       let maxTime = max(Double(seconds) + Double(attoseconds) / 1e18, 0.001)
-      var arguments = ["-fsSL", "--globoff", "--max-time", String(maxTime)]
-      if !headers.isEmpty { arguments += ["--config", "-"] }
-      return arguments + ["--", url]
+      var arguments = ["-q", "-fsSL", "--globoff", "--max-time", String(maxTime)]
+      if !headers.isEmpty { arguments += ["--max-redirs", "0"] }
+      return arguments + ["--config", "-"]
     }
 
-    /// What curl reads with `--config -`: a `header = "Name: value"` line per header, `\` and
-    /// `"` escaped as curl's config syntax wants them inside double quotes.
+    /// What curl reads with `--config -`: a `url = "…"` line, then a `header = "Name: value"`
+    /// line per header, `\` and `"` escaped as curl's config syntax wants them inside double
+    /// quotes.
     package var config: [UInt8] {
-      var text = ""
+      var text = "url = " + Self.quoted(url) + "\n"
       for header in headers {
-        text += "header = \""
-        for scalar in header.unicodeScalars {
-          switch scalar {
-          case "\\": text += "\\\\"
-          case "\"": text += "\\\""
-          case "\t": text += "\\t"
-          default: text.unicodeScalars.append(scalar)
-          }
-        }
-        text += "\"\n"
+        text += "header = " + Self.quoted(header) + "\n"
       }
       return Array(text.utf8)
     }
 
+    /// `text` in double quotes, in curl's config syntax.
+    private static func quoted(_ text: String) -> String {
+      var quoted = "\""
+      for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\\": quoted += "\\\\"
+        case "\"": quoted += "\\\""
+        case "\t": quoted += "\\t"
+        default: quoted.unicodeScalars.append(scalar)
+        }
+      }
+      return quoted + "\""
+    }
+
+    /// curl's exit status when a redirect went past `--max-redirs`.
+    static let tooManyRedirects: Int32 = 47
+
     /// Runs curl to its end and returns the body.
     /// - Throws: What ``ExternalCommand/output(of:what:timeout:limit:)`` throws, and
-    ///   `LoadFailure` when the headers cannot be handed over.
+    ///   `LoadFailure` when the URL and headers cannot be handed over or a redirect is refused.
     package func body() async throws -> [UInt8] {
       var subprocess = Subprocess(executable: curl, arguments: arguments, killAfter: killAfter)
-      let input = try headers.isEmpty ? nil : ExternalCommand.filledPipe(config)
-      defer { if let input { close(input) } }
+      let input = try ExternalCommand.filledPipe(config)
+      defer { close(input) }
       subprocess.standardInput = input
       // curl's own --max-time comes first, with its own message; this is the failsafe.
       return try await ExternalCommand.output(
-        of: subprocess, what: "curl", timeout: timeout + .seconds(1))
+        of: subprocess, what: "curl", timeout: timeout + .seconds(1)
+      ) { [headers] end in
+        guard !headers.isEmpty, end == .exited(Self.tooManyRedirects) else { return nil }
+        return "the server answered with a redirect, which loadctl does not follow with "
+          + "--header (curl would send the headers wherever it points): use the URL it "
+          + "redirects to"
+      }
     }
   }
 

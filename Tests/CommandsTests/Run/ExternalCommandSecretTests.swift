@@ -100,28 +100,32 @@ import Testing
     #expect(ExternalCommand.headerProblem(header) == nil)
   }
 
-  @Test func curlsArgumentsNeverHoldAHeader() {
+  /// curl's arguments hold neither a header nor the URL (whose query may carry a token), skip
+  /// `.curlrc` (`-q`, which must come first), and refuse redirects when there are headers.
+  @Test func curlsArgumentsNeverHoldAHeaderOrTheURL() {
     let plain = ExternalCommand.CurlRequest(
-      curl: "/usr/bin/curl", url: "http://h/", headers: [], timeout: .milliseconds(2500),
-      killAfter: .seconds(1))
-    #expect(plain.arguments == ["-fsSL", "--globoff", "--max-time", "2.5", "--", "http://h/"])
+      curl: "/usr/bin/curl", url: "http://h/?token=T0KEN", headers: [],
+      timeout: .milliseconds(2500), killAfter: .seconds(1))
+    #expect(
+      plain.arguments == ["-q", "-fsSL", "--globoff", "--max-time", "2.5", "--config", "-"])
     let request = ExternalCommand.CurlRequest(
       curl: "/usr/bin/curl", url: "http://h/", headers: ["Authorization: Bearer S3CRET"],
       timeout: .seconds(10), killAfter: .seconds(1))
     #expect(
       request.arguments == [
-        "-fsSL", "--globoff", "--max-time", "10.0", "--config", "-", "--", "http://h/",
+        "-q", "-fsSL", "--globoff", "--max-time", "10.0", "--max-redirs", "0", "--config", "-",
       ])
   }
 
-  @Test func curlsConfigQuotesEachHeader() {
+  @Test func curlsConfigQuotesTheURLAndEachHeader() {
     let request = ExternalCommand.CurlRequest(
-      curl: "/usr/bin/curl", url: "http://h/",
+      curl: "/usr/bin/curl", url: #"http://h/a"b\c?q={x}"#,
       headers: ["Authorization: Bearer S3CRET", #"X-Quoted: say "hi" \ and"# + "\ttab"],
       timeout: .seconds(1), killAfter: .seconds(1))
     #expect(
       String(decoding: request.config, as: UTF8.self)
-        == #"header = "Authorization: Bearer S3CRET""# + "\n"
+        == #"url = "http://h/a\"b\\c?q={x}""# + "\n"
+        + #"header = "Authorization: Bearer S3CRET""# + "\n"
         + #"header = "X-Quoted: say \"hi\" \\ and\ttab""# + "\n")
   }
 
@@ -157,6 +161,7 @@ import Testing
     let body = String(decoding: try await request.body(), as: UTF8.self)
     let lines = body.split(separator: "\n")
     #expect(lines.filter { $0.hasPrefix("arg ") }.allSatisfy { !$0.contains("S3CRET") })
-    #expect(lines.last == #"header = "Authorization: Bearer S3CRET""#)
+    #expect(lines.filter { $0.hasPrefix("arg ") }.allSatisfy { !$0.contains("http://h/") })
+    #expect(lines.suffix(2) == [#"url = "http://h/""#, #"header = "Authorization: Bearer S3CRET""#])
   }
 }
