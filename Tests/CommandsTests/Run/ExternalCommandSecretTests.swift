@@ -162,6 +162,7 @@ import Testing
     let lines = body.split(separator: "\n")
     #expect(lines.filter { $0.hasPrefix("arg ") }.allSatisfy { !$0.contains("S3CRET") })
     #expect(lines.filter { $0.hasPrefix("arg ") }.allSatisfy { !$0.contains("http://h/") })
-    #expect(lines.suffix(2) == [#"url = "http://h/""#, #"header = "Authorization: Bearer S3CRET""#])
+    #expect(
+      lines.suffix(2) == [#"url = "http://h/""#, #"header = "Authorization: Bearer S3CRET""#])
   }
 }
