@@ -165,7 +165,7 @@ extension CounterFlow: RunnableFlow {
   package var initialState: CounterState { CounterState() }
   package var cancelAction: CounterAction? { .interrupt }
 
-  package var keys: KeyMap<CounterAction>? {
+  package var keys: KeyMap<CounterState, CounterAction>? {
     let legend = "keys: + increment · - decrement · d delayed increment · c cancel · q quit"
     return KeyMap(legend: legend) { key in
       switch key {

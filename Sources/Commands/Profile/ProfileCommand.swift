@@ -122,7 +122,7 @@ extension ProfileFlow: RunnableFlow {
   package var initialActions: [ProfileAction] { [.load] }
   package var cancelAction: ProfileAction? { .interrupt }
 
-  package var keys: KeyMap<ProfileAction>? {
+  package var keys: KeyMap<ProfileState, ProfileAction>? {
     KeyMap(legend: "keys: l load · r retry · q quit") { key in
       switch key {
       case .character("l"): .action(.load)

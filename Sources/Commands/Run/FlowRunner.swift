@@ -28,7 +28,7 @@ package protocol RunnableFlow: Sendable {
   /// The action an input line asks for, or why the line is rejected.
   func action(line: String) -> Result<Action, LineProblem>
   /// The legend shown at a terminal and what each key does, when the flow reads keys.
-  var keys: KeyMap<Action>? { get }
+  var keys: KeyMap<State, Action>? { get }
   /// How the flow's events print.
   func renderer(context: RunContext) -> Renderer
   /// Ends the run early when this much time has passed on the run's clock (`timer --duration`).
@@ -76,24 +76,32 @@ package enum KeyUse: Sendable {
   case first
 }
 
-/// What a key press does in a flow.
-package struct KeyMap<Action: Sendable>: Sendable {
+/// What a key press does in a flow, given the flow's state.
+package struct KeyMap<State: Sendable, Action: Sendable>: Sendable {
   /// The one line shown when the terminal starts reading keys.
   package let legend: String
-  /// Whether the actions of keys read together (a paste, keys held down) replace each other:
-  /// only the burst's last action reaches the flow. For a map whose every action holds the
-  /// whole of what was typed (a search box), so that a paste is one change, not one per
-  /// character.
+  /// Whether the keys read together (a paste, keys held down) are one change: only the read's
+  /// last action reaches the flow, and each key of the read is mapped against the state as the
+  /// read's earlier actions leave it (a draft the flow's reducer applies them to, whose effects
+  /// are dropped). For a map whose every action holds the whole of what was typed (a search
+  /// box), so that a paste is one change, not one per character.
   package let coalescing: Bool
-  package let map: @Sendable (Key) -> KeyResult<Action>
+  /// The action for a key, given the flow's state as the store left it after applying every
+  /// earlier key's action (coalescing, the read's draft of it).
+  package let map: @Sendable (Key, State) -> KeyResult<Action>
 
   package init(
     legend: String, coalescing: Bool = false,
-    map: @escaping @Sendable (Key) -> KeyResult<Action>
+    map: @escaping @Sendable (Key, State) -> KeyResult<Action>
   ) {
     self.legend = legend
     self.coalescing = coalescing
     self.map = map
+  }
+
+  /// A map whose keys mean the same whatever the state.
+  package init(legend: String, map: @escaping @Sendable (Key) -> KeyResult<Action>) {
+    self.init(legend: legend) { key, _ in map(key) }
   }
 }
 
@@ -113,7 +121,7 @@ package struct FlowOutcome<Flow: RunnableFlow>: Sendable {
 extension RunnableFlow {
   package var initialActions: [Action] { [] }
   package var cancelAction: Action? { nil }
-  package var keys: KeyMap<Action>? { nil }
+  package var keys: KeyMap<State, Action>? { nil }
   package var deadline: Duration? { nil }
   package func lint(_ event: StoreEvent<State, Action>) -> LintWarning? { nil }
 }
@@ -164,8 +172,13 @@ package enum FlowRunner {
     }
     let ((result, tally, deadlineReached), feed) = await flow.withFeed(context: context) {
       feed in
-      let input = feed ?? actions ?? Self.input(flow, lines: lines, keys: keys, context: context)
-      return await Self.runStore(flow, input: input, renderer: renderer, context: context)
+      var input = feed ?? actions
+      var reported: Locked<Flow.State>?
+      if input == nil {
+        (input, reported) = Self.input(flow, lines: lines, keys: keys, context: context)
+      }
+      return await Self.runStore(
+        flow, input: input, reported: reported, renderer: renderer, context: context)
     }
     if let recorder = context.recorder, let report = flow.recorded(feed: feed) {
       recorder.feed(report)
@@ -179,18 +192,21 @@ package enum FlowRunner {
     }
   }
 
-  /// Runs the flow's store over `input` beside its deadline, if it has one.
+  /// Runs the flow's store over `input` beside its deadline, if it has one; each state the
+  /// store reports is put in `reported`, for the keys that read it.
   /// - Returns: The store's result (`nil` if it never returned one), the tally, and whether the
   ///   deadline ended the run.
   private static func runStore<Flow: RunnableFlow>(
-    _ flow: Flow, input: AnyInput<Flow.Action>?, renderer: Flow.Renderer, context: RunContext
+    _ flow: Flow, input: AnyInput<Flow.Action>?, reported: Locked<Flow.State>?,
+    renderer: Flow.Renderer, context: RunContext
   ) async -> (StoreResult<Flow.State>?, Flow.Tally, Bool) {
     let store = Store(initialState: flow.initialState, reducer: flow.reduce)
     let inputs = AnyInput(flow.initialActions, then: input)
     typealias Child = RunChild<Flow.State, Flow.Tally>
     return await withTaskGroup(of: Child.self) { group in
       group.addTask {
-        var observer = FlowObserver(flow: flow, renderer: renderer, context: context)
+        var observer = FlowObserver(
+          flow: flow, renderer: renderer, context: context, reported: reported)
         let journal = context.recorder.map { RecordingJournal<Flow.Action>(recorder: $0) }
         let result = await context.run(
           store, inputs: inputs, onCancel: flow.cancelAction, journal: journal
@@ -325,21 +341,44 @@ package enum FlowRunner {
     case cancelled
   }
 
+  /// The flow's input from `lines` or keys, as `use` says; with keys, the state they read, which
+  /// the run must keep as the store reports it.
   private static func input<Flow: RunnableFlow>(
     _ flow: Flow, lines: RawLines?, keys use: KeyUse, context: RunContext
-  ) -> AnyInput<Flow.Action>? {
+  ) -> (AnyInput<Flow.Action>?, reported: Locked<Flow.State>?) {
     let parsed = lines.map { AnyInput(context.input($0, parse: flow.action(line:))) }
-    let keys = {
-      flow.keys.flatMap { keys in
-        context.terminal.keyActions(
-          legend: keys.legend, coalescing: keys.coalescing, map: keys.map
-        ).map { AnyInput($0) }
-      }
+    let keys = { () -> (AnyInput<Flow.Action>?, reported: Locked<Flow.State>?)? in
+      guard let keys = flow.keys else { return nil }
+      let reported = Locked(flow.initialState)
+      let actions = context.terminal.keyActions(
+        legend: keys.legend, coalescing: keys.coalescing,
+        mapper: keyMapper(flow, keys, state: { reported.withLock { $0 } }))
+      return actions.map { (AnyInput($0), reported) }
     }
     switch use {
-    case .never: return parsed
-    case .unlessLines: return parsed ?? keys()
-    case .first: return keys() ?? parsed
+    case .never: return (parsed, nil)
+    case .unlessLines: return parsed.map { ($0, nil) } ?? keys() ?? (nil, nil)
+    case .first: return keys() ?? (parsed, nil)
+    }
+  }
+
+  /// Gives, at each read of keys, the map of that read's keys: `keys.map` against the flow's
+  /// `state()` — as the store reported it once it had applied the action of every key before —
+  /// or, when `keys` coalesces, against a draft of the state at the start of the read that the
+  /// flow's reducer applies each of the read's actions to (their effects dropped), so that the
+  /// read's last action holds what all its keys did.
+  static func keyMapper<Flow: RunnableFlow>(
+    _ flow: Flow, _ keys: KeyMap<Flow.State, Flow.Action>,
+    state: @escaping @Sendable () -> Flow.State
+  ) -> @Sendable () -> (Key) -> KeyResult<Flow.Action> {
+    guard keys.coalescing else { return { { key in keys.map(key, state()) } } }
+    return {
+      var draft = state()
+      return { key in
+        let result = keys.map(key, draft)
+        if case .action(let action) = result { _ = flow.reduce(&draft, action) }
+        return result
+      }
     }
   }
 }
@@ -352,16 +391,23 @@ private struct FlowObserver<Flow: RunnableFlow> {
   var tally: Flow.Tally
   /// `nil` with `--allow all`: no lint is evaluated at all.
   var lints: PolicyLints?
+  /// Where the state each transition leaves goes, for keys to read; `nil` when none do.
+  let reported: Locked<Flow.State>?
 
-  init(flow: Flow, renderer: Flow.Renderer, context: RunContext) {
+  init(
+    flow: Flow, renderer: Flow.Renderer, context: RunContext,
+    reported: Locked<Flow.State>? = nil
+  ) {
     self.flow = flow
     self.renderer = renderer
     self.context = context
+    self.reported = reported
     tally = flow.initialTally
     lints = context.warnings.allSilenced ? nil : PolicyLints()
   }
 
   mutating func observe(_ event: StoreEvent<Flow.State, Flow.Action>) {
+    if let reported, case .transition(_, _, let to, _) = event { reported.withLock { $0 = to } }
     flow.count(event, into: &tally)
     renderer.render(event)
     guard lints != nil else { return }

@@ -170,30 +170,22 @@ extension SearchFlow: RunnableFlow {
   package var initialState: SearchState { SearchState() }
   package var cancelAction: SearchAction? { .interrupt }
 
-  /// The box typed live: each key edits the query and goes through the same debounce.
+  /// The box typed live: each key edits the state's query and goes through the same debounce.
   /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
   /// Esc — or `q` while the box is empty — quits. Keys read together (a paste) are one change of
   /// the query, to all they typed.
-  package var keys: KeyMap<SearchAction>? {
-    let box = Locked("")
-    return KeyMap(
+  package var keys: KeyMap<SearchState, SearchAction>? {
+    KeyMap(
       legend: "type to search · backspace deletes · Esc (or q on an empty box) quits",
       coalescing: true
-    ) { key in
+    ) { key, state in
       switch key {
       case .escape: return .quit
+      case .character("q") where state.query.isEmpty: return .quit
       case .character(let character):
-        return box.withLock { text in
-          if character == "q", text.isEmpty { return .quit }
-          text.append(character)
-          return .action(.queryChanged(text))
-        }
-      case .backspace:
-        return box.withLock { text in
-          guard !text.isEmpty else { return .ignore }
-          text.removeLast()
-          return .action(.queryChanged(text))
-        }
+        return .action(.queryChanged(state.query + String(character)))
+      case .backspace where !state.query.isEmpty:
+        return .action(.queryChanged(String(state.query.dropLast())))
       default: return .ignore
       }
     }

@@ -20,7 +20,8 @@ package struct SearchFlow: Sendable {
   package let naive: Bool
 
   package static let searchID: EffectID = "search"
-  /// The effect names, which the renderer turns into `request_*` events.
+  /// The effect names, which the renderer turns into `request_*` events; a request effect's
+  /// ``EffectInfo/detail`` is its ``SearchRequest``.
   package static let requestName = "request"
   package static let debounceName = "debounce"
 
@@ -123,7 +124,7 @@ package struct SearchFlow: Sendable {
   }
 
   private func request(_ request: SearchRequest) -> Effect<SearchAction> {
-    .run(name: Self.requestName) { [fetch] send in
+    .run(name: Self.requestName, detail: EffectDetail(request)) { [fetch] send in
       let hits = try await fetch(request)
       send(.response(query: request.query, revision: request.revision, result: .success(hits)))
     } catch: { error, send in

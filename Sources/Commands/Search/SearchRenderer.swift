@@ -20,25 +20,17 @@ package struct SearchCounts: Sendable, Equatable {
 /// after a request effect's `effect_started` / `effect_finished` a `request_started`,
 /// `request_cancelled` or `request_finished` event that names the request's query.
 ///
-/// A request effect is registered by the transition just before its `effectStarted` or
-/// `effectQueued` (the store reports a transition, then registers the effects it returned), and
-/// that transition's state is `searching` the request's query: so the renderer learns each
-/// request's query without the flow printing anything. A request cancelled while still queued
-/// never started, so it gets no `request_*` event. The renderer only observes; its counts are for
-/// the `end` event.
+/// Each request effect carries its ``SearchRequest`` in its events (``EffectInfo/detail``), so the
+/// renderer reads the request there. A request cancelled while still queued never started, so it
+/// gets no `request_*` event. The renderer only observes; its counts are for the `end` event.
 package final class SearchRenderer: Sendable {
   private struct Flight {
-    var request: SearchRequest
     var startedAt: Duration
     /// What the request's response said, once the store applied it.
     var answer: EffectOutcome?
   }
 
   private struct Book {
-    /// The request the last transition may have started or queued.
-    var next: SearchRequest?
-    /// Requests queued behind one that is unwinding (`latest`), by effect serial.
-    var queued: [Int: SearchRequest] = [:]
     var flights: [Int: Flight] = [:]
     var counts = SearchCounts()
   }
@@ -67,31 +59,27 @@ package final class SearchRenderer: Sendable {
     case .transition(let action, let from, let to, let info):
       if case .response(_, _, let result) = action, let info { answered(info, result) }
       transition(action, from: from, to: to)
-    case .effectQueued(let info) where info.name == SearchFlow.requestName:
-      book.withLock { book in
-        if let request = book.next.take() { book.queued[info.serial] = request }
-      }
+    case .effectStarted(let info):
       base.render(event)
-    case .effectStarted(let info) where info.name == SearchFlow.requestName:
+      if let request = Self.request(info) { started(request, info) }
+    case .effectFinished(let info, let outcome):
       base.render(event)
-      started(info)
-    case .effectFinished(let info, let outcome) where info.name == SearchFlow.requestName:
-      base.render(event)
-      finished(info, outcome)
+      if let request = Self.request(info) { finished(request, info, outcome) }
     default:
       base.render(event)
     }
   }
 
+  /// The request of a request effect.
+  private static func request(_ info: EffectInfo) -> SearchRequest? {
+    guard info.name == SearchFlow.requestName else { return nil }
+    return info.detail?.value(as: SearchRequest.self)
+  }
+
   private func transition(_ action: SearchAction, from: SearchState, to: SearchState) {
     var stale: Bool?
     if case .response = action { stale = to.stale }
-    book.withLock { book in
-      if case .searching(let query) = to.phase {
-        book.next = SearchRequest(query: query, revision: to.revision)
-      }
-      if stale == true { book.counts.stale += 1 }
-    }
+    if stale == true { book.withLock { $0.counts.stale += 1 } }
     var fields: [(String, JSONValue)] = [("action", .string(action.name))] + action.fields
     if let stale { fields.append(("stale", .bool(stale))) }
     let (before, after) = (from.snapshot, to.snapshot)
@@ -115,17 +103,12 @@ package final class SearchRenderer: Sendable {
   }
 
   /// Prints `request_started` after the effect's own `effect_started`.
-  private func started(_ info: EffectInfo) {
+  private func started(_ request: SearchRequest, _ info: EffectInfo) {
     let now = elapsed()
-    let request: SearchRequest? = book.withLock { book in
-      guard let request = book.queued.removeValue(forKey: info.serial) ?? book.next.take() else {
-        return nil
-      }
-      book.flights[info.serial] = Flight(request: request, startedAt: now)
+    book.withLock { book in
+      book.flights[info.serial] = Flight(startedAt: now)
       book.counts.started += 1
-      return request
     }
-    guard let request else { return }
     output.emit(
       "request_started", fields(request, info),
       text: output.style.dim("request \(quoted(request.query)) started"))
@@ -146,11 +129,10 @@ package final class SearchRenderer: Sendable {
   /// A request whose response was already applied has finished, even if its effect is
   /// cancelled before it reports its own end (the run stopped in between): it is reported by
   /// its answer, not as cancelled.
-  private func finished(_ info: EffectInfo, _ reported: EffectOutcome) {
+  private func finished(_ request: SearchRequest, _ info: EffectInfo, _ reported: EffectOutcome) {
     let now = elapsed()
     var outcome = reported
     let flight: Flight? = book.withLock { book in
-      book.queued[info.serial] = nil
       guard let flight = book.flights.removeValue(forKey: info.serial) else { return nil }
       if let answer = flight.answer { outcome = answer }
       if outcome == .cancelled { book.counts.cancelled += 1 } else { book.counts.finished += 1 }
@@ -159,8 +141,8 @@ package final class SearchRenderer: Sendable {
     guard let flight else { return }
     let took = now - flight.startedAt
     let milliseconds = EventOutput.milliseconds(took)
-    var fields = fields(flight.request, info) + [("duration_ms", .double(milliseconds))]
-    let what = "request \(quoted(flight.request.query))"
+    var fields = fields(request, info) + [("duration_ms", .double(milliseconds))]
+    let what = "request \(quoted(request.query))"
     let ms = "\(Int(milliseconds.rounded()))ms"
     switch outcome {
     case .cancelled:

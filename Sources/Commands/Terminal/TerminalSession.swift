@@ -36,12 +36,13 @@ package final class TerminalSession: Sendable {
   /// does not use them) and end of input quit the run with status 0. A run in the background
   /// stops, as a job reading its terminal does, until it is brought to the foreground.
   /// - Parameters:
-  ///   - map: The action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
   ///   - coalescing: Whether the actions of keys read together replace each other, so that a
   ///     burst (a paste) reaches the flow as its last action (see ``KeyMap/coalescing``).
+  ///   - mapper: Gives, at each read of keys, the map of that read's keys, in order: the action
+  ///     for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
   package func keyActions<Action: Sendable>(
     legend text: String, coalescing: Bool = false,
-    map: @escaping @Sendable (Key) -> KeyResult<Action>
+    mapper: @escaping @Sendable () -> (Key) -> KeyResult<Action>
   ) -> KeyActions<Action>? {
     guard isInteractive,
       Foreground.waitForTerminal(fd: 0, isCancelled: { Task.isCancelled }),
@@ -50,8 +51,8 @@ package final class TerminalSession: Sendable {
     rawMode.withLock { $0 = mode }
     legend(text)
     return KeyActions(
-      bursts: KeyReader.bursts(fd: 0, interrupt: interrupt), map: map, coalescing: coalescing,
-      quit: quit)
+      bursts: KeyReader.bursts(fd: 0, interrupt: interrupt), mapper: mapper,
+      coalescing: coalescing, quit: quit)
   }
 
   /// Puts the terminal back as it was; safe to call more than once.
@@ -81,15 +82,17 @@ package enum KeyResult<Action: Sendable>: Sendable {
 /// The flow's actions for the keys pressed, pulled one at a time by the store (no extra task).
 ///
 /// Keys come in bursts, the keys of one read (see ``KeyReader/bursts(fd:escapeTimeout:interrupt:)``).
-/// Each key is mapped in order; when `coalescing`, the actions of one burst replace each other
-/// and only the last reaches the flow (a key map that keeps its own text, as search's does,
-/// makes each action hold everything typed so far).
+/// Each key is mapped in order, by the map `mapper` gives for its burst; when `coalescing`, the
+/// actions of one burst replace each other and only the last reaches the flow (a map that
+/// makes each action hold everything typed so far, as search's does, makes it hold the burst's
+/// every key).
 package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
   package typealias Element = Action
   package typealias Failure = Never
 
   let bursts: AsyncStream<[Key]>
-  let map: @Sendable (Key) -> KeyResult<Action>
+  /// The map of the keys of one burst, asked for as the burst's first key is mapped.
+  let mapper: @Sendable () -> (Key) -> KeyResult<Action>
   let coalescing: Bool
   let quit: @Sendable () -> Void
 
@@ -103,16 +106,21 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
     let sequence: KeyActions
     /// The keys of the current burst not mapped yet.
     var waiting: ArraySlice<Key> = []
+    /// The current burst's map.
+    var map: ((Key) -> KeyResult<Action>)?
 
     package mutating func next() async -> Action? {
       while true {
         if waiting.isEmpty {
           guard let burst = await bursts.next() else { break }
           waiting = burst[...]
+          map = nil
         }
+        let map = self.map ?? sequence.mapper()
+        self.map = map
         var latest: Action?
         while let key = waiting.popFirst() {
-          switch sequence.map(key) {
+          switch map(key) {
           case .action(let action):
             guard sequence.coalescing else { return action }
             latest = action

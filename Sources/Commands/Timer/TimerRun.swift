@@ -66,7 +66,7 @@ package struct TimerRun: RunnableFlow {
   package var initialActions: [TimerAction] { paused ? [] : [.start] }
   package var cancelAction: TimerAction? { .stop }
 
-  package var keys: KeyMap<TimerAction>? {
+  package var keys: KeyMap<TimerState, TimerAction>? {
     KeyMap(legend: "keys: space toggle · s start · p stop · r reset · q quit") { key in
       switch key {
       case .character(" "), .character("t"), .enter: .action(.toggle)

@@ -22,7 +22,7 @@ public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline indirect enum Kind: Sendable {
     case none
     case send(Action)
-    case run(name: String?, Operation, Handler?)
+    case run(name: String?, detail: EffectDetail?, Operation, Handler?)
     case merge([Effect])
     case cancellable(Effect, id: EffectID, policy: EffectPolicy)
     case cancel(EffectID)
@@ -52,7 +52,25 @@ public struct Effect<Action: Sendable>: Sendable {
     _ operation: @escaping Operation,
     catch handler: Handler? = nil
   ) -> Effect {
-    Effect(kind: .run(name: name, operation, handler))
+    Effect(kind: .run(name: name, detail: nil, operation, handler))
+  }
+
+  /// Runs async work that may send actions back, as ``run(name:_:catch:)`` does, with what the
+  /// work is about for observers: `detail` comes with every event of the effect, in
+  /// ``EffectInfo/detail``.
+  /// - Parameters:
+  ///   - name: A label for events and traces.
+  ///   - detail: What observers are told the work is about (the request it sends, say); the
+  ///     store never reads it.
+  ///   - operation: The work; it runs as a child task of the store's run.
+  ///   - handler: Turns a failure into actions.
+  public static func run(
+    name: String? = nil,
+    detail: EffectDetail,
+    _ operation: @escaping Operation,
+    catch handler: Handler? = nil
+  ) -> Effect {
+    Effect(kind: .run(name: name, detail: detail, operation, handler))
   }
 
   /// Runs all `effects` at once.
@@ -110,10 +128,44 @@ public struct Effect<Action: Sendable>: Sendable {
   /// The name of a `run` effect, for events.
   @inlinable var name: String? {
     switch kind {
-    case .run(let name, _, _): name
+    case .run(let name, _, _, _): name
     case .cancellable(let inner, _, _): inner.name
     default: nil
     }
+  }
+
+  /// The detail of a `run` effect, for events.
+  @inlinable var detail: EffectDetail? {
+    switch kind {
+    case .run(_, let detail, _, _): detail
+    case .cancellable(let inner, _, _): inner.detail
+    default: nil
+    }
+  }
+}
+
+/// What one effect is about, for observers: given when the effect is made
+/// (``Effect/run(name:detail:_:catch:)``) and carried, unchanged, in the ``EffectInfo`` of each
+/// of its events, so that an observer reads it there rather than working it out from the state.
+///
+/// It holds any `Sendable`, `Equatable` value; the store never reads it. Two details are equal
+/// when they hold values of the same type that are equal.
+public struct EffectDetail: Sendable, Equatable {
+  @usableFromInline let base: any Sendable & Equatable
+
+  /// A detail holding `value`.
+  @inlinable public init(_ value: some Sendable & Equatable) { base = value }
+
+  /// The value held, when it is a `Value`; otherwise `nil`.
+  @inlinable public func value<Value>(as type: Value.Type = Value.self) -> Value? {
+    base as? Value
+  }
+
+  @inlinable public static func == (lhs: EffectDetail, rhs: EffectDetail) -> Bool {
+    func isEqual<Value: Equatable>(_ value: Value) -> Bool {
+      type(of: rhs.base) == Value.self && rhs.value(as: Value.self) == value
+    }
+    return isEqual(lhs.base)
   }
 }
 

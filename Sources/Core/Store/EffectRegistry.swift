@@ -29,10 +29,11 @@
   }
 
   @inlinable mutating func register(
-    _ effect: Effect<Action>, id: EffectID?, policy: EffectPolicy?, name: String?
+    _ effect: Effect<Action>, id: EffectID?, policy: EffectPolicy?, name: String?,
+    detail: EffectDetail?
   ) -> [Command] {
     nextSerial += 1
-    let info = EffectInfo(serial: nextSerial, id: id, policy: policy, name: name)
+    let info = EffectInfo(serial: nextSerial, id: id, policy: policy, name: name, detail: detail)
     guard let id, let policy else { return start(info, effect) }
     var busy: Bool { running.values.contains { $0.id == id && !cancelled.contains($0.serial) } }
     let queued = waiting[id] != nil

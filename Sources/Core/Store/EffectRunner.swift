@@ -32,7 +32,7 @@ package enum EffectContext {
       return .finished
     case .cancellable(let inner, _, _):
       return await perform(inner)
-    case .run(_, let operation, let handler):
+    case .run(_, _, let operation, let handler):
       do {
         try await operation(send)
         return Task.isCancelled ? .cancelled : .finished

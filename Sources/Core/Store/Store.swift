@@ -330,11 +330,13 @@ extension Store {
         for part in inner.turnParts { schedule(part, from: info, observe: observe) }
         if let work = inner.work {
           perform(
-            registry.register(work, id: id, policy: policy, name: work.name), observe: observe)
+            registry.register(
+              work, id: id, policy: policy, name: work.name, detail: work.detail),
+            observe: observe)
         }
-      case .run(let name, _, _):
+      case .run(let name, let detail, _, _):
         perform(
-          registry.register(effect, id: nil, policy: nil, name: name),
+          registry.register(effect, id: nil, policy: nil, name: name, detail: detail),
           observe: observe)
       }
     }

@@ -8,12 +8,18 @@ public struct EffectInfo: Sendable, Equatable {
   public let policy: EffectPolicy?
   /// The name given to `run(name:)`, if any.
   public let name: String?
+  /// The detail given to ``Effect/run(name:detail:_:catch:)``, if any: what the effect is about.
+  public let detail: EffectDetail?
 
   /// A label for events: the name, else the id, else "effect".
   public var label: String { name ?? id?.name ?? "effect" }
 
-  @usableFromInline init(serial: Int, id: EffectID?, policy: EffectPolicy?, name: String?) {
-    (self.serial, self.id, self.policy, self.name) = (serial, id, policy, name)
+  @usableFromInline init(
+    serial: Int, id: EffectID?, policy: EffectPolicy?, name: String?,
+    detail: EffectDetail? = nil
+  ) {
+    (self.serial, self.id, self.policy, self.name, self.detail) =
+      (serial, id, policy, name, detail)
   }
 }
 

@@ -6,7 +6,8 @@ import Testing
 /// How the search renderer turns request effects into `request_*` events and counts.
 @Suite struct SearchRendererTests {
   private let request = EffectInfo(
-    serial: 2, id: "search", policy: .latest, name: SearchFlow.requestName)
+    serial: 2, id: "search", policy: .latest, name: SearchFlow.requestName,
+    detail: EffectDetail(SearchRequest(query: "sw", revision: 1)))
 
   /// Renders a request for "sw" that starts and answers, then ends with `outcome`.
   private func render(answer: Result<SearchHits, LoadFailure>?, outcome: EffectOutcome) -> (
@@ -62,5 +63,39 @@ import Testing
     #expect(events == ["request_started", "request_cancelled"])
     #expect(counts.cancelled == 1)
     #expect(counts.finished == 0)
+  }
+
+  /// Each `request_*` event names the request its effect carries, whatever the transitions
+  /// before it said: here a request queued behind another starts after a transition to a newer
+  /// query, and one that never started gets no event at all.
+  @Test func aRequestIsTheOneItsEffectCarries() {
+    let capture = CapturedTickerOutput(clock: VirtualClock())
+    let renderer = SearchRenderer(output: capture.output, elapsed: { .zero })
+    func info(_ serial: Int, _ query: String, _ revision: Int) -> EffectInfo {
+      EffectInfo(
+        serial: serial, id: "search", policy: .latest, name: SearchFlow.requestName,
+        detail: EffectDetail(SearchRequest(query: query, revision: revision)))
+    }
+    var searching = SearchState()
+    searching.query = "swift"
+    searching.revision = 3
+    searching.phase = .searching(query: "swift")
+    renderer.render(.effectQueued(info(4, "sw", 2)))
+    renderer.render(
+      .transition(
+        action: .queryChanged("swift"), from: SearchState(), to: searching, effect: nil))
+    renderer.render(.effectQueued(info(5, "swift", 3)))
+    renderer.render(.effectFinished(info(5, "swift", 3), .cancelled))
+    renderer.render(.effectStarted(info(4, "sw", 2)))
+    renderer.render(.effectFinished(info(4, "sw", 2), .finished))
+    let requests = capture.describe(["query", "revision", "serial", "ok"]).filter {
+      $0.hasPrefix("request_")
+    }
+    #expect(
+      requests.map { $0.replacing(" @0", with: "") } == [
+        "request_started query=sw revision=2 serial=4",
+        "request_finished query=sw revision=2 serial=4 ok=true",
+      ])
+    #expect(renderer.counts == SearchCounts(started: 1, cancelled: 0, finished: 1, stale: 0))
   }
 }

@@ -1,0 +1,109 @@
+import LoadctlCore
+import Synchronization
+import Testing
+
+@testable import LoadctlCommands
+
+/// The search box typed live: every key edits the query the state holds, and the keys of one
+/// read are one change of it.
+@Suite struct SearchKeysTests {
+  private static let flow = SearchFlow(
+    fetch: { request in SearchHits(items: [request.query], total: 1) }, clock: VirtualClock(),
+    debounce: .seconds(600))
+
+  private static var keys: KeyMap<SearchState, SearchAction> {
+    get throws { try #require(flow.keys) }
+  }
+
+  private static func state(query: String) -> SearchState {
+    var state = SearchState()
+    state.query = query
+    return state
+  }
+
+  /// `typed QUERY`, `quit` or `ignore`.
+  private static func describe(_ result: KeyResult<SearchAction>) -> String {
+    switch result {
+    case .action(.queryChanged(let query)): "typed \(query)"
+    case .action(let action): action.name
+    case .quit: "quit"
+    case .ignore: "ignore"
+    }
+  }
+
+  @Test(arguments: [
+    ("sw", Key.character("i"), "typed swi"), ("", .character("s"), "typed s"),
+    ("sw", .character("q"), "typed swq"), ("", .character("q"), "quit"),
+    ("swé", .backspace, "typed sw"), ("s", .backspace, "typed "), ("", .backspace, "ignore"),
+    ("sw", .escape, "quit"), ("sw", .other, "ignore"), ("sw", .enter, "ignore"),
+  ])
+  func aKeyEditsTheQueryOfTheState(query: String, key: Key, result: String) throws {
+    #expect(Self.describe(try Self.keys.map(key, Self.state(query: query))) == result)
+  }
+
+  /// Each read starts from the query the state holds as the read begins, whatever the keys
+  /// before it typed; within a read, each key edits what the keys before it made.
+  @Test func aReadOfKeysEditsTheStatesQueryAsItIsWhenTheReadBegins() throws {
+    let state = Mutex(Self.state(query: "sw"))
+    let mapper = FlowRunner.keyMapper(Self.flow, try Self.keys) { state.withLock { $0 } }
+    let read = mapper()
+    #expect(
+      [Key.character("i"), .character("f"), .character("t")].map { Self.describe(read($0)) } == [
+        "typed swi", "typed swif", "typed swift",
+      ])
+    state.withLock { $0 = Self.state(query: "abc") }
+    let next = mapper()
+    #expect(
+      [Key.backspace, .character("x")].map { Self.describe(next($0)) } == ["typed ab", "typed abx"])
+  }
+
+  /// Deleting everything a read typed empties the box for the rest of the read: `q` quits.
+  @Test func qQuitsOnceTheKeysOfItsReadEmptiedTheBox() throws {
+    let state = Mutex(Self.state(query: "a"))
+    let read = FlowRunner.keyMapper(Self.flow, try Self.keys) { state.withLock { $0 } }()
+    #expect(
+      [Key.character("b"), .backspace, .backspace, .character("q")].map {
+        Self.describe(read($0))
+      } == ["typed ab", "typed a", "typed ", "quit"])
+  }
+
+  /// Keys read together (a paste) reach the store as one change of the query, to all they
+  /// typed, and the next read edits the query the store holds: one transition (one restart of
+  /// the debounce) per read.
+  @Test func eachReadOfKeysIsOneChangeOfTheStatesQuery() async throws {
+    let clock = VirtualClock()
+    let flow = SearchFlow(
+      fetch: { request in SearchHits(items: [request.query], total: 1) }, clock: clock,
+      debounce: .milliseconds(300))
+    let keys = try #require(flow.keys)
+    let reported = Mutex(SearchState())
+    let (bursts, typing) = AsyncStream<[Key]>.makeStream()
+    for burst: [Key] in [
+      [.character("s"), .character("w"), .character("i"), .character("f"), .character("t")],
+      [.backspace], [.character("x"), .backspace, .backspace, .character("y")],
+    ] {
+      typing.yield(burst)
+    }
+    typing.finish()
+    let input = KeyActions(
+      bursts: bursts, mapper: FlowRunner.keyMapper(flow, keys) { reported.withLock { $0 } },
+      coalescing: keys.coalescing, quit: {})
+    let seen = Mutex<[String]>([])
+    let store = Store(initialState: flow.initialState, reducer: flow.reduce)
+    let task = clock.launch {
+      await store.run(inputs: input) { event in
+        guard case .transition(let action, _, let to, _) = event else { return }
+        reported.withLock { $0 = to }
+        seen.withLock { $0.append(action.summary) }
+      }
+    }
+    #expect(clock.run())
+    let result = await task.value
+    #expect(result.state.query == "swiy")
+    #expect(
+      seen.withLock { $0 } == [
+        "typed \"swift\"", "typed \"swif\"", "typed \"swiy\"", "debounced \"swiy\"",
+        "response \"swiy\"",
+      ])
+  }
+}
