@@ -4,9 +4,8 @@ import LoadctlCore
 ///
 /// Each `{query}` is replaced by the query percent-encoded as UTF-8, keeping only RFC 3986's
 /// unreserved characters, so `a&b c` arrives as one value `a%26b%20c` in any part of the URL.
-/// curl fetches it (``ExternalCommand/CurlRequest``, the URL as one argument, never through a
-/// shell). The response must be a JSON array of strings, in the order
-/// the server ranks them.
+/// curl fetches it (``ExternalCommand/CurlRequest``: the URL on curl's stdin, never through a
+/// shell). The response must be a JSON array of strings, in the order the server ranks them.
 package struct SearchURLTemplate: Sendable, Equatable {
   package static let placeholder = "{query}"
   package let template: String
