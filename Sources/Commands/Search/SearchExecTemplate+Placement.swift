@@ -6,8 +6,9 @@ extension SearchExecTemplate {
     case bare
     /// One stands inside quotes, after a backslash, or inside arithmetic (or anywhere after `((`).
     case quoted
-    /// One stands where bash may evaluate its value as an arithmetic expression, which runs the
-    /// `$(…)` of a subscript such as `a[$(cmd)]` (the construct, e.g. "a ${…}").
+    /// One stands where bash may evaluate its value: as an arithmetic expression, which runs the
+    /// `$(…)` of a subscript such as `a[$(cmd)]`, or as a word list it expands again (`compgen`)
+    /// (the construct, e.g. "a ${…}").
     case arithmetic(String)
     /// The template uses syntax on which the lexer cannot be sure that it reads the command as
     /// every `/bin/sh` does (the reason, e.g. "a `case` inside $(…)"), and has a placeholder.
@@ -235,10 +236,11 @@ extension SearchExecTemplate {
       /// The builtin whose arguments are assignments or variable names, e.g. "let".
       private var builtin: String?
 
-      /// Builtins that assign their arguments or read them as variable names or expressions.
+      /// Builtins that assign their arguments, read them as variable names or expressions, or
+      /// expand them again (`compgen -W`'s word list, `$(…)` included).
       private static let builtins: Set<String> = [
         "let", "declare", "typeset", "local", "export", "readonly", "unset", "read", "mapfile",
-        "readarray", "getopts", "wait",
+        "readarray", "getopts", "wait", "compgen", "complete",
       ]
       /// Commands that read a variable's name after `-v`.
       private static let namesAfterV: Set<String> = ["printf", "test", "["]

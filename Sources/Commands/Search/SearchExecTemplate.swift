@@ -56,8 +56,8 @@ package struct SearchExecTemplate: Sendable, Equatable {
           + "'\(template)'", command: "search")
     case .arithmetic(let construct):
       throw UsageError.invalidValue(
-        "\(Self.placeholder) in '--exec' must not stand where bash may evaluate its value as "
-          + "arithmetic (\(construct)): a query such as a[$(cmd)] would run cmd: '\(template)'",
+        "\(Self.placeholder) in '--exec' must not stand where bash may evaluate its value "
+          + "(\(construct)): a query such as a[$(cmd)] would run cmd: '\(template)'",
         command: "search")
     case .unsure(let reason):
       throw UsageError.invalidValue(

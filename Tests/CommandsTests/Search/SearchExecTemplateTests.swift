@@ -172,12 +172,14 @@ import Testing
     ("a=({query})", "in an array assignment NAME=(…)"),
     ("[[ {query} -eq 1 ]]", "in a [[ … ]]"), ("[[ $(echo {query}) -eq 1 ]]", "in a [[ … ]]"),
     ("[[ -v {query} ]]", "in a [[ … ]]"), ("[[ 1 -eq 1 &&\n{query} -eq 1 ]]", "in a [[ … ]]"),
+    ("compgen -W {query}", "in the arguments of compgen"),
+    ("complete -W {query} cmd", "in the arguments of complete"),
   ])
   func aPlaceholderBashMayEvaluateAsArithmeticIsAUsageError(template: String, construct: String) {
     let error = #expect(throws: UsageError.self) { try SearchExecTemplate(template) }
     #expect(
       error?.message
-        == "{query} in '--exec' must not stand where bash may evaluate its value as arithmetic "
+        == "{query} in '--exec' must not stand where bash may evaluate its value "
         + "(\(construct)): a query such as a[$(cmd)] would run cmd: '\(template)'")
   }
 
