@@ -41,6 +41,30 @@ import Testing
     #expect(state.snapshot["message"] == .string("curl failed (exit status 22): " + Self.hostile))
   }
 
+  /// Bidirectional formatting characters and the line and paragraph separators: each makes a
+  /// line show text other than it holds (an RLO reverses the rest of it).
+  static let reordering = "a\u{202E}b\u{2066}c\u{2069}d\u{200E}\u{200F}\u{061C}e\u{2028}f\u{2029}g"
+
+  @Test func bidiControlsAreEscapedInTextAndJSON() {
+    #expect(
+      Self.reordering.escapingControlCharacters
+        == #"a\u{202E}b\u{2066}c\u{2069}d\u{200E}\u{200F}\u{61C}e\u{2028}f\u{2029}g"#)
+    let json = #""a\u202eb\u2066c\u2069d\u200e\u200f\u061ce\u2028f\u2029g""#
+    #expect(JSONValue.string(Self.reordering).serialized == json)
+    #expect(quoted(Self.reordering) == json)
+    var state = SearchState()
+    state.phase = .results(query: "q", hits: SearchHits(items: [Self.reordering], total: 1))
+    #expect(state.summaryWithItems.unicodeScalars.allSatisfy(isVisible))
+    // Their neighbours, and characters built of the same lead bytes, stay as they are.
+    for kept in [
+      "\u{2010}", "\u{2027}", "\u{202F}", "\u{2065}", "\u{206A}", "\u{061B}", "\u{00A0}", "é", "👨‍👩‍👧",
+    ] {
+      #expect(
+        JSONValue.string(kept).serialized == "\"\(kept)\"", "\(kept.unicodeScalars.map(\.value))")
+      #expect(kept.escapingControlCharacters == kept)
+    }
+  }
+
   @Test func jsonEscapesEveryControl() {
     let line = JSONValue.string(Self.hostile).serialized
     #expect(line == #""\u001b]0;pwned\u0007\u001b[2J\rSPOOF\u0000\u007f\u009b1m""#)
@@ -48,7 +72,10 @@ import Testing
   }
 }
 
-/// Whether a terminal shows `scalar` rather than acting on it.
+/// Whether a terminal shows `scalar` where it stands rather than acting on it or reordering the
+/// line around it.
 private func isVisible(_ scalar: Unicode.Scalar) -> Bool {
   scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value)
+    && ![0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(scalar.value)
+    && !(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value)
 }

@@ -142,8 +142,10 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
   ///
   /// Works on UTF-8 bytes: runs between characters that need an escape are copied whole (and a
   /// string without any, the usual key or event name, in one append). Besides what RFC 8259
-  /// requires, DEL and the C1 controls (U+0080–U+009F, which some terminals take as escape
-  /// sequences) are escaped, so that no JSON line can drive a terminal it is printed on.
+  /// requires, the scalars ``Unicode/Scalar/isTerminalUnsafe`` names are escaped — DEL, the C1
+  /// controls (which some terminals take as escape sequences), the bidirectional formatting
+  /// characters and the line and paragraph separators — so that no JSON line can drive or
+  /// rearrange a terminal it is printed on.
   public static func writeString(_ value: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
     var value = value
@@ -152,18 +154,17 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
       var index = 0
       while index < bytes.count {
         let byte = bytes[index]
-        let width: Int
-        let code: UInt8
-        if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-          (width, code) = (1, byte)
-        } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
-          (width, code) = (2, bytes[index + 1])
-        } else {
+        if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+          index += 1
+          continue
+        }
+        let (width, scalar) = escapedScalar(bytes, at: index)
+        guard width > 0 else {
           index += 1
           continue
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
-        out.append(contentsOf: escape(code).utf8)
+        out.append(contentsOf: escape(scalar).utf8)
         index += width
         plainStart = index
       }
@@ -172,17 +173,36 @@ public enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral, Expressi
     out.append(UInt8(ascii: "\""))
   }
 
-  /// The escape sequence for a code point below U+00A0 that is not written raw.
-  static func escape(_ byte: UInt8) -> String {
-    switch byte {
-    case UInt8(ascii: "\""): return "\\\""
-    case UInt8(ascii: "\\"): return "\\\\"
-    case UInt8(ascii: "\n"): return "\\n"
-    case UInt8(ascii: "\r"): return "\\r"
-    case UInt8(ascii: "\t"): return "\\t"
+  /// The scalar of the UTF-8 sequence at `index` and its length in bytes, when it is written as
+  /// an escape (a C0 control, `"`, `\`, or ``Unicode/Scalar/isTerminalUnsafe``); else width 0.
+  private static func escapedScalar(
+    _ bytes: UnsafeBufferPointer<UInt8>, at index: Int
+  ) -> (width: Int, scalar: UInt32) {
+    let byte = bytes[index]
+    if byte < 0x80 { return (1, UInt32(byte)) }
+    // Only C1 (C2 80–9F), U+061C (D8 9C) and U+2000–U+207F (E2 80–81 xx) hold unsafe scalars.
+    guard byte == 0xC2 || byte == 0xD8 || byte == 0xE2, index + 1 < bytes.count else {
+      return (0, 0)
+    }
+    let width = byte == 0xE2 ? 3 : 2
+    guard index + width <= bytes.count else { return (0, 0) }
+    var scalar = UInt32(byte & (width == 3 ? 0x0F : 0x1F))
+    for offset in 1..<width { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
+    guard let unicode = Unicode.Scalar(scalar), unicode.isTerminalUnsafe else { return (0, 0) }
+    return (width, scalar)
+  }
+
+  /// The escape sequence for a scalar that is not written raw.
+  static func escape(_ scalar: UInt32) -> String {
+    switch scalar {
+    case UInt32(UInt8(ascii: "\"")): return "\\\""
+    case UInt32(UInt8(ascii: "\\")): return "\\\\"
+    case UInt32(UInt8(ascii: "\n")): return "\\n"
+    case UInt32(UInt8(ascii: "\r")): return "\\r"
+    case UInt32(UInt8(ascii: "\t")): return "\\t"
     default:
-      let hex = String(byte, radix: 16)
-      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      let hex = String(scalar, radix: 16)
+      return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
   }
 }

@@ -89,21 +89,10 @@ package struct SearchState: Sendable, Equatable, ReportableState {
   }
 }
 
-/// A query as people see it in text output: in double quotes, with JSON escapes, and DEL and the
-/// C1 controls (which JSON leaves as they are) escaped too, so no character of it drives a
-/// terminal: `"a\u001b[2J\u009b"`.
+/// A query as people see it in text output: in double quotes, with JSON escapes, which also
+/// cover DEL, C1 and the other scalars that must not reach a terminal raw
+/// (``Unicode/Scalar/isTerminalUnsafe``), so no character of it drives or rearranges a terminal:
+/// `"a\u001b[2J\u009b"`.
 func quoted(_ query: String) -> String {
-  let json = JSONValue.string(query).serialized
-  guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else {
-    return json
-  }
-  var text = ""
-  for scalar in json.unicodeScalars {
-    if (0x7F...0x9F).contains(scalar.value) {
-      text += "\\u00" + String(scalar.value, radix: 16)
-    } else {
-      text.unicodeScalars.append(scalar)
-    }
-  }
-  return text
+  JSONValue.string(query).serialized
 }
