@@ -545,6 +545,26 @@ import Testing
     }
   }
 
+  /// A recording and a trace are readable by their owner only: a new file is made 0600, and so
+  /// is an old 0644 one written over (O_CREAT's mode left it 0644).
+  @Test func aRecordingAndATraceAreTheOwnersOnly() async throws {
+    let scratch = try Scratch()
+    let (record, trace) = (scratch.path("run.jsonl"), scratch.path("run.trace"))
+    for path in [record, trace] {
+      try #require(FileManager.default.createFile(atPath: path, contents: Data("old".utf8)))
+      chmod(path, 0o644)
+    }
+    let outcome = try await LoadctlProcess.run(
+      ["counter", "--clock", "virtual", "+", "--record", record, "--trace", trace])
+    #expect(outcome.termination == .exited(0), "\(outcome.stderr)")
+    let fresh = scratch.path("fresh.trace")
+    _ = try await LoadctlProcess.run(["counter", "--clock", "virtual", "+", "--trace", fresh])
+    for path in [record, trace, fresh] {
+      let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+      #expect(mode == 0o600, "\(path): \(String(mode ?? 0, radix: 8))")
+    }
+  }
+
   /// A replay's own `--record` is a usage error.
   @Test func replayTakesNoRecord() async throws {
     let scratch = try Scratch()

@@ -71,15 +71,15 @@ package final class RunRecorder: Sendable {
   /// Whether the end is written (or the file closed): nothing more may be.
   private let ended = Atomic(false)
 
-  /// Opens `path` for writing (created `0600`: a recording may hold command output), before
-  /// the run starts.
+  /// Opens `path` for writing (`0600`, see ``PrivateFile``: a recording may hold command
+  /// output), before the run starts.
   /// - Returns: The descriptor, or why the file cannot be written.
   package static func openFile(path: String) -> Result<Int32, LineProblem> {
     if path == "-" {
       return .failure(
         LineProblem("'--record' needs a file path; '-' (stdout) would mix with events"))
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
     guard fd >= 0 else {
       return .failure(
         LineProblem("cannot write recording '\(path)': \(InputFile.describeErrno(errno))"))

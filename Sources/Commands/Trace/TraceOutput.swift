@@ -6,7 +6,8 @@ import LoadctlCore
   import Darwin
 #endif
 
-/// Writes `--trace` and `--timeline` once each, at the end of the run however it ends: the file
+/// Writes `--trace` (`0600`, see ``PrivateFile``: it holds command lines, queries and results)
+/// and `--timeline` once each, at the end of the run however it ends: the file
 /// before the run's `end` is printed (so that `end` says whether it was written), the timeline
 /// after.
 final class TraceOutput: Sendable {
@@ -61,7 +62,7 @@ final class TraceOutput: Sendable {
         return nil
       }
     }
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+    let fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       return .unwritable("cannot write trace file '\(path)': \(InputFile.describeErrno(errno))")
     }
@@ -94,7 +95,7 @@ final class TraceOutput: Sendable {
   func writeFile(at time: Duration, forced: Bool = false) -> String? {
     guard let recorder, let path, Self.once(fileWritten) else { return nil }
     let text = recorder.chromeTrace(at: time)
-    var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+    var fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK)
     if fd < 0, errno == ENXIO, !forced {
       // A FIFO whose reader is not there yet: wait for it (a signal still ends the process).
       fd = open(path, O_WRONLY | O_CLOEXEC)
