@@ -37,6 +37,33 @@ import Testing
     #expect(recorder.chromeTrace(at: end).contains(#""name":"load: idle → loading""#))
   }
 
+  /// Past its limit the recorder keeps no more slices (effects and sleeps) nor points, and the
+  /// trace says how many it dropped: a long run's trace stays bounded in memory (it kept every
+  /// slice, 1.27 GB for a 4 h timer at 10 ms).
+  @Test func theRecorderKeepsAtMostItsLimitOfSlicesAndPoints() throws {
+    let recorder = TraceRecorder(limit: 3)
+    for serial in 1...5 {
+      let time = Duration.milliseconds(serial)
+      recorder.observe(
+        .effectStarted(serial: serial, label: "tick", track: "tick"), args: [], at: time)
+      recorder.sleep(from: time, to: time + .microseconds(500), cancelled: false, effect: nil)
+      recorder.observe(.effectFinished(serial: serial, outcome: .finished), args: [], at: time)
+      recorder.observe(.instant("tick"), args: [], at: time)
+    }
+    recorder.observe(
+      .effectStarted(serial: 6, label: "tick", track: "tick"), args: [], at: .milliseconds(6))
+    let trace = try JSONParser.parse(recorder.chromeTrace(at: .milliseconds(7)))
+    guard case .array(let events) = trace["traceEvents"] else {
+      Issue.record("no traceEvents")
+      return
+    }
+    #expect(events.filter { $0["ph"] == "X" }.count == 3)
+    #expect(events.filter { $0["ph"] == "i" }.count == 3)
+    // 5 effects, 5 sleeps and the unfinished 6th: 11 slices, 3 kept; 5 points, 3 kept.
+    #expect(trace["otherData"]?["dropped_slices"] == 8)
+    #expect(trace["otherData"]?["dropped_instant_events"] == 2)
+  }
+
   @Test func theSpinnerCountsOnlyLoadingEffects() {
     let spinner = Spinner(isLoading: { $0 == "fetch" }, columns: { 80 }, write: { _ in })
     spinner.observe(.effectStarted(serial: 1, label: "timer", track: "timer"))

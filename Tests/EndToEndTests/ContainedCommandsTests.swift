@@ -96,6 +96,23 @@ import Testing
     await ChildProcesses.expectGone(pids)
   }
 
+  /// What a command starts in the background and ends on its own is reaped while the command
+  /// runs: it stayed a zombie of loadctl's until the command ended, so a long feed that starts
+  /// helpers filled the process table.
+  @Test func anOrphanThatEndsIsReapedWhileItsCommandRuns() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let file = "\(directory)/orphans"
+    let loadctl = try LoadctlProcess.start([
+      "profile", "--json", "--timeout", "600s", "--kill-after", "600s", "--exec",
+      "for i in 1 2 3 4 5; do (sh -c 'echo $$ >> \(file)' &); done; exec sleep 600",
+    ])
+    let pids = try await ChildProcesses.waitForPids(file, count: 5)
+    await ChildProcesses.expectGone(pids)
+    loadctl.send(signal: SIGINT)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGINT), "\(loadctl.transcript)")
+  }
+
   /// A stopped command acts on teardown's SIGTERM at once (SIGCONT comes with it), not after
   /// the whole `--kill-after`: one Ctrl-C ends the run with its `end`.
   @Test func aStoppedCommandIsTornDownWithoutTheGrace() async throws {

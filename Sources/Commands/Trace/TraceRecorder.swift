@@ -5,8 +5,9 @@ import LoadctlCore
 /// It listens to the same event stream the renderer prints (so it sees exactly what users see)
 /// plus the sleeps reported by ``TracingClock``. Slices are closed when their effect finishes;
 /// whatever is still open when the run ends is closed as `unfinished`, so the file is always
-/// complete, also after Ctrl-C. Memory is bounded: past ``limit`` instant events, further ones are
-/// counted, not kept.
+/// complete, also after Ctrl-C. Memory is bounded: past ``limit`` slices (effects and sleeps) and
+/// past ``limit`` instant events, further ones are counted, not kept; the trace file says how many
+/// (`otherData`: `dropped_slices`, `dropped_instant_events`).
 package final class TraceRecorder: Sendable {
   /// One finished span on a track.
   package struct Slice: Sendable {
@@ -28,13 +29,14 @@ package final class TraceRecorder: Sendable {
   struct State: Sendable {
     var open: [Int: Slice] = [:]
     var slices: [Slice] = []
+    var droppedSlices = 0
     var instants: [Instant] = []
     var droppedInstants = 0
     var tracks: [String] = []
     var end: Duration = .zero
   }
 
-  /// The most instant events kept (effects and sleeps are always kept).
+  /// The most slices kept, and the most instant events kept.
   package let limit: Int
   private let state = Locked(State())
 
@@ -56,7 +58,7 @@ package final class TraceRecorder: Sendable {
         slice.end = time
         slice.outcome = outcome.name
         slice.args.append(("outcome", .string(slice.outcome)))
-        state.slices.append(slice)
+        keep(slice, in: &state)
       case .instant(let name):
         guard state.instants.count < limit else {
           state.droppedInstants += 1
@@ -73,12 +75,22 @@ package final class TraceRecorder: Sendable {
     state.withLock { state in
       if !state.tracks.contains(track) { state.tracks.append(track) }
       state.end = max(state.end, end)
-      state.slices.append(
+      keep(
         Slice(
           track: track, name: "sleep", start: start, end: end,
           outcome: cancelled ? "cancelled" : "finished",
-          args: [("outcome", .string(cancelled ? "cancelled" : "finished"))], isSleep: true))
+          args: [("outcome", .string(cancelled ? "cancelled" : "finished"))], isSleep: true),
+        in: &state)
     }
+  }
+
+  /// Keeps a finished slice, or counts it once ``limit`` are kept.
+  private func keep(_ slice: Slice, in state: inout State) {
+    guard state.slices.count < limit else {
+      state.droppedSlices += 1
+      return
+    }
+    state.slices.append(slice)
   }
 
   /// Closes what is still open at `time` and returns every slice, in start order; at the same
@@ -90,7 +102,7 @@ package final class TraceRecorder: Sendable {
       for (_, var slice) in state.open.sorted(by: { $0.key < $1.key }) {
         slice.end = state.end
         slice.args.append(("outcome", "unfinished"))
-        state.slices.append(slice)
+        keep(slice, in: &state)
       }
       state.open.removeAll()
       let ordered = state.slices.enumerated().sorted {
@@ -104,7 +116,9 @@ package final class TraceRecorder: Sendable {
   /// The whole run in Chrome Trace Event Format (Perfetto, `chrome://tracing`).
   package func chromeTrace(at time: Duration) -> String {
     let (slices, tracks, _) = finish(at: time)
-    let (instants, dropped) = state.withLock { ($0.instants, $0.droppedInstants) }
+    let (instants, dropped, droppedSlices) = state.withLock {
+      ($0.instants, $0.droppedInstants, $0.droppedSlices)
+    }
     let allTracks = ["actions"] + tracks
     func tid(_ track: String) -> Int { (allTracks.firstIndex(of: track) ?? 0) + 1 }
     var events: [JSONValue] = [
@@ -137,7 +151,12 @@ package final class TraceRecorder: Sendable {
     }
     let document: JSONValue = .object([
       ("traceEvents", .array(events)), ("displayTimeUnit", "ms"),
-      ("otherData", .object([("dropped_instant_events", .int(dropped))])),
+      (
+        "otherData",
+        .object([
+          ("dropped_slices", .int(droppedSlices)), ("dropped_instant_events", .int(dropped)),
+        ])
+      ),
     ])
     return document.serialized + "\n"
   }

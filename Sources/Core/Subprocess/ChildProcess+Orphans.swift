@@ -61,8 +61,11 @@
     /// has died, and a SIGKILL just sent has not always done that yet: were this process to end
     /// first, the orphan would go to init and outlive it. So it kills what is adopted until every
     /// child of this process is dead (a zombie: its children are then adopted too), for
-    /// `deadline` at most; nothing is reaped, since the process is about to end.
-    static func killAllOrphans(deadline: Duration = .milliseconds(200)) {
+    /// `deadline` at most; nothing is reaped, since the process is about to end. The deadline is
+    /// long because dying is: a child that holds gigabytes takes hundreds of milliseconds to
+    /// finish its exit, and only then are its orphans adopted. It is spent only while a child is
+    /// still dying.
+    static func killAllOrphans(deadline: Duration = .seconds(2)) {
       let clock = ContinuousClock()
       let end = clock.now.advanced(by: deadline)
       let me = getpid()
@@ -75,6 +78,28 @@
         guard living, clock.now < end else { return }
         usleep(500)
       }
+    }
+
+    /// When a reader last reaped the adopted processes that had ended.
+    private static let lastReap = Locked<ContinuousClock.Instant?>(nil)
+    /// How often, at most, the readers of running commands reap the adopted processes that have
+    /// ended; they poll at least this often while adopting (see `ChildProcess.run`).
+    static let reapInterval: Duration = .seconds(1)
+
+    /// Reaps the adopted processes that have ended on their own (zombies), killing nothing, if
+    /// no reader has in the last ``reapInterval``.
+    ///
+    /// Sweeps run when a command ends; a command that keeps running while what it starts in the
+    /// background ends (a feed's `(cmd &)`, a `setsid` helper) would otherwise leave a zombie
+    /// each time until then, and a long run could use up the process table.
+    static func reapEndedOrphansIfDue(now: ContinuousClock.Instant = .now) {
+      let due = lastReap.withLock { last in
+        if let last, last.duration(to: now) < reapInterval { return false }
+        last = now
+        return true
+      }
+      guard due, Subprocesses.isAdopting else { return }
+      sweep(killing: { _, _ in false }, rounds: 1)
     }
 
     /// Whether `tag` (a command number of this process) names a command still running.
@@ -191,7 +216,9 @@
     static func killOrphans(of number: Int? = nil, group: pid_t = 0) -> Int { 0 }
 
     static func survivors(in group: pid_t, besides watcher: pid_t) -> Int { 0 }
-    static func killAllOrphans(deadline: Duration = .milliseconds(200)) {}
+    static func killAllOrphans(deadline: Duration = .seconds(2)) {}
+    static let reapInterval: Duration = .seconds(1)
+    static func reapEndedOrphansIfDue(now: ContinuousClock.Instant = .now) {}
   }
 #endif
 

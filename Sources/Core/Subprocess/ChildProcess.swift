@@ -135,6 +135,14 @@ package final class ChildProcess: Sendable {
     _ = write(wake.write, &byte, 1)
   }
 
+  /// The machine's poll timeout in ms (-1: none), at most ``reapInterval`` while adopting, so
+  /// that a reader of a command that runs on reaps the adopted processes that end meanwhile.
+  static func pollTimeout(_ timeout: Int32, adopting: Bool) -> Int32 {
+    guard adopting else { return timeout }
+    let interval = Int32(reapInterval / .milliseconds(1))
+    return timeout < 0 ? interval : min(timeout, interval)
+  }
+
   /// Reader thread: serves the pipes until the command is reaped and stdout and stderr closed,
   /// doing what its ``ReaderMachine`` decides.
   func run() {
@@ -144,6 +152,8 @@ package final class ChildProcess: Sendable {
     /// Whether the teardown has signalled the group.
     var signalled = false
     var machine = ReaderMachine(killAfter: command.killAfter, hasPidfd: pidfd >= 0)
+    /// Whether this process adopts orphans: then the reader also reaps the ones that ended.
+    let adopting = Subprocesses.isAdopting
     var action = ReaderMachine.Action.checkConsumer
     while true {
       switch action {
@@ -179,7 +189,8 @@ package final class ChildProcess: Sendable {
         var fds = ([wake.read] + watched.map { descriptors.contains($0) ? $1 : -1 }).map {
           pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
         }
-        _ = poll(&fds, nfds_t(fds.count), timeout)
+        _ = poll(&fds, nfds_t(fds.count), Self.pollTimeout(timeout, adopting: adopting))
+        if adopting { Self.reapEndedOrphansIfDue() }
         if fds[0].revents != 0 { _ = read(wake.read, &buffer, 64) }
         var ready: ReaderMachine.Descriptors = []
         for (index, (descriptor, _)) in watched.enumerated() where fds[index + 1].revents != 0 {
