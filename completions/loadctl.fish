@@ -62,7 +62,7 @@ complete -c loadctl -n '__loadctl_using profile' -l latency -x -d 'Delay of the 
 complete -c loadctl -n '__loadctl_using profile' -l fail -x -d 'Make the demo API fail with MESSAGE.'
 complete -c loadctl -n '__loadctl_using profile' -l file -r -F -d 'Load a JSON object with a string "name" from PATH.'
 complete -c loadctl -n '__loadctl_using profile' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD with /bin/sh -c on each load; its stdout is the profile JSON. A non-zero exit, a signal or output that is not a profile fails the load.'
-complete -c loadctl -n '__loadctl_using profile' -l url -x -d 'Load the profile JSON from URL with curl (-fsSL --max-time TIMEOUT): https, proxies and redirects (not with --header) work.'
+complete -c loadctl -n '__loadctl_using profile' -l url -x -d 'Load the profile JSON from URL with curl (-q -fsSL --max-time TIMEOUT, the URL and headers on its stdin): https, proxies and redirects (not with --header) work.'
 complete -c loadctl -n '__loadctl_using profile' -l header -x -d 'Send this header with --url.'
 complete -c loadctl -n '__loadctl_using profile' -l timeout -x -d 'Timeout of each --exec or --url load.'
 complete -c loadctl -n '__loadctl_using profile' -l kill-after -x -d 'When a load is cancelled, wait this long after SIGTERM before SIGKILL.'

@@ -66,4 +66,25 @@ import Testing
     #expect(EffectDetail(1).value(as: String.self) == nil)
     #expect(EffectDetail("page").value(as: String.self) == "page")
   }
+
+  /// A detail is equal to itself when it holds a subclass instance typed as its base class (the
+  /// opened type is the base, the dynamic type the subclass: it compared them and said no).
+  @Test func aDetailHoldingASubclassIsEqualToItself() {
+    let named: Named = Renamed(name: "a")
+    let detail = EffectDetail(named)
+    #expect(detail == detail)
+    #expect(detail != EffectDetail(Named(name: "a")))
+    #expect(EffectDetail(Named(name: "a")) == EffectDetail(Named(name: "a")))
+  }
 }
+
+/// A class whose every stored property is a `let` of a `Sendable` type, and whose subclass adds
+/// none: instances are immutable, so sharing them across tasks is safe (`@unchecked` only because
+/// a non-final class cannot be checked).
+private class Named: @unchecked Sendable, Equatable {
+  let name: String
+  init(name: String) { self.name = name }
+  static func == (lhs: Named, rhs: Named) -> Bool { lhs.name == rhs.name }
+}
+
+private final class Renamed: Named, @unchecked Sendable {}

@@ -259,6 +259,22 @@ import Testing
 
   /// With headers, a redirect is not followed: curl would send them to the host it names. The
   /// run fails with a line that says so, and the place the redirect names gets no request.
+  /// curl runs with `-q`: a `~/.curlrc` does not change loadctl's requests (it added its header).
+  @Test func aCurlrcIsNotRead() async throws {
+    let server = try await HeaderServer.start()
+    defer { server.stop() }
+    let home = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: home) }
+    try #"header = "X-From-Curlrc: 1""#.write(
+      toFile: home + "/.curlrc", atomically: true, encoding: .utf8)
+    let outcome = try await LoadctlProcess.run(
+      ["profile", "--json", "--url", server.url("/profile")] + Self.noTimeout,
+      environment: ["HOME": home, "CURL_HOME": home])
+    #expect(outcome.termination == .exited(0), "\(outcome)")
+    let request = try await server.nextRequest()
+    #expect(request["x-from-curlrc"] == nil, "\(request)")
+  }
+
   @Test func aRedirectIsNotFollowedWithHeaders() async throws {
     let server = try await HeaderServer.start()
     defer { server.stop() }

@@ -565,6 +565,26 @@ import Testing
     }
   }
 
+  /// A replay whose own trace fails says so also when the recording cannot be applied (the
+  /// recording's 65 wins; the trace's line was lost).
+  @Test func aReplaysFailedTraceIsSaidBesideABadRecording() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("run.jsonl")
+    _ = try await LoadctlProcess.run(["counter", "--clock", "virtual", "+", "+", "--record", file])
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    let edited = text.replacingOccurrences(
+      of: #""input":{"action":"increment"}"#, with: #""input":{"action":"bogus"}"#)
+    #expect(edited != text)
+    try edited.write(toFile: file, atomically: true, encoding: .utf8)
+    let replay = try await Self.replay([file, "--trace", "/dev/full"])
+    #expect(replay.termination == .exited(65), "\(replay.transcript)")
+    #expect(
+      replay.stderrLines.contains(
+        "Error: cannot write trace file '/dev/full': No space left on device"),
+      "\(replay.transcript)")
+    #expect(replay.stderrLines.contains { $0.contains("bogus") }, "\(replay.transcript)")
+  }
+
   /// A replay's own `--record` is a usage error.
   @Test func replayTakesNoRecord() async throws {
     let scratch = try Scratch()

@@ -155,6 +155,33 @@ import Testing
     let traced = try #require(
       try TraceChecker.load(file.path).last { $0["name"] as? String == "end" })
     #expect((traced["args"] as? [String: Any])?["exit_code"] as? Int == 0)
+    // A recording that cannot be written: the trace's `end` says 74 too (it said 0).
+    let unrecorded = try await LoadctlProcess.run(
+      [
+        "counter", "+", "--clock", "virtual", "--json", "--record", "/dev/full", "--trace",
+        file.path,
+      ])
+    #expect(unrecorded.termination == .exited(74))
+    #expect(try JSONLines.parse(unrecorded.stdout).last?["exit_code"] as? Int == 74)
+    let tracedFailure = try #require(
+      try TraceChecker.load(file.path).last { $0["name"] as? String == "end" })
+    #expect((tracedFailure["args"] as? [String: Any])?["exit_code"] as? Int == 74)
+  }
+
+  /// A trace into a FIFO is written after `end` is printed: a reader that waits for `end` before
+  /// it opens the FIFO gets both (it waited for ever: the trace's open came first and blocked).
+  @Test func aTraceIntoAFIFOComesAfterEnd() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let fifo = "\(directory)/trace.fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let loadctl = try LoadctlProcess.start(
+      ["counter", "+", "--clock", "virtual", "--json", "--trace", fifo])
+    try await loadctl.waitForLine(containing: #""event":"end""#)
+    let reader = try LoadctlProcess.start(executable: "/bin/cat", arguments: [fifo])
+    #expect(try await loadctl.waitForExit() == .exited(0), "\(loadctl.transcript)")
+    #expect(try await reader.waitForExit() == .exited(0))
+    #expect(reader.stdoutText.contains(#""traceEvents""#))
   }
 
   /// A file named on the command line that cannot be used is bad input data (65), whether

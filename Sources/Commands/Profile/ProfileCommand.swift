@@ -18,8 +18,8 @@ package enum ProfileCommand: Subcommand {
         + "exit, a signal or output that is not a profile fails the load.")
     static let url = OptionKey.value(
       "url", .url,
-      help: "Load the profile JSON from URL with curl (-fsSL --max-time TIMEOUT): https, "
-        + "proxies and redirects (not with --header) work.")
+      help: "Load the profile JSON from URL with curl (-q -fsSL --max-time TIMEOUT, the URL "
+        + "and headers on its stdin): https, proxies and redirects (not with --header) work.")
     static let header = OptionKey.values(
       "header", .string, valueName: "'NAME: VALUE'", help: "Send this header with --url.")
     static let timeout = OptionKey.value(

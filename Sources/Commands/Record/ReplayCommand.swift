@@ -138,12 +138,12 @@ package enum ReplayCommand {
   private static func verdict(
     _ session: ReplaySession, end: ProcessEnd, path: String, checkOnly: Bool
   ) -> ProcessEnd {
+    if let problem = session.ownOutputProblem {
+      Loadctl.printErr(ErrorLine.text(problem))
+    }
     if let failure = session.failure {
       Loadctl.printErr(ErrorLine.text(failure))
       return .exit(ExitStatus.badInput)
-    }
-    if let problem = session.ownOutputProblem {
-      Loadctl.printErr(ErrorLine.text(problem))
     }
     if session.interruption != nil, session.divergence == nil {
       // Stopped from outside (Ctrl-C, a closed or failing stdout): neither the recording nor the

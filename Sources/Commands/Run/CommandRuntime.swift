@@ -470,24 +470,33 @@ package enum CommandRuntime {
       extra.append(("warnings", .object(warnings.map { ($0.name, .int($1)) })))
     }
     extra += end.fields
-    // The trace holds `end` and is written before it is printed, and the recording so far is
-    // flushed, so that `end` never says a status the process does not exit with: a trace or a
-    // recording that could not be written makes it 74.
-    output.observe("end", [("reason", .string(reason)), ("exit_code", .int(Int(code)))] + extra)
-    let traceWritten = writeTrace(trace, context: context, timeline: false)
+    // The recording so far is flushed, and the trace (which holds `end`) written, before `end`
+    // is printed, so that `end` does not say a status the process does not exit with: a
+    // recording or a trace that could not be written makes it 74. (A recording whose last write
+    // or close fails, after `end`, still ends 74 with its `Error:` line, as stdout does.) A
+    // trace into a FIFO is written after `end`, as its reader may wait for `end` to open it.
+    var diesBySignal = false
+    if case .signal = shutdown { diesBySignal = true }
     context.recorder?.flush()
-    switch shutdown {
-    case .signal: break  // The process dies by the signal all the same.
-    default:
-      if !traceWritten || context.recorder?.hasFailed == true { code = ExitStatus.ioError }
+    if context.recorder?.hasFailed == true, !diesBySignal { code = ExitStatus.ioError }
+    let traceFirst = !trace.isFIFO
+    if traceFirst {
+      output.observe(
+        "end", [("reason", .string(reason)), ("exit_code", .int(Int(code)))] + extra)
+      if !writeTrace(trace, context: context, timeline: false), !diesBySignal {
+        code = ExitStatus.ioError
+      }
     }
     let text = end.summary.map { summary in
       reason == "completed" ? summary : "\(summary)  (\(reason))"
     }
     output.emit(
       "end", [("reason", .string(reason)), ("exit_code", .int(Int(code)))] + extra, kind: .result,
-      text: text, tapped: false)
+      text: text, tapped: !traceFirst)
     output.flush()
+    if !traceFirst, !writeTrace(trace, context: context, timeline: false), !diesBySignal {
+      code = ExitStatus.ioError
+    }
     trace.drawTimeline(at: context.elapsed())
     if case .signal(let signal) = shutdown { return .signal(signal) }
     if let failure = stdout.failure, failure != EPIPE {

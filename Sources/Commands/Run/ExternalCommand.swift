@@ -264,6 +264,9 @@ extension ExternalCommand {
         case "\\": quoted += "\\\\"
         case "\"": quoted += "\\\""
         case "\t": quoted += "\\t"
+        // Validators keep line breaks out; escaped all the same, a value can never end its line.
+        case "\n": quoted += "\\n"
+        case "\r": quoted += "\\r"
         default: quoted.unicodeScalars.append(scalar)
         }
       }
@@ -301,7 +304,8 @@ extension ExternalCommand {
   static func filledPipe(_ bytes: [UInt8]) throws(LoadFailure) -> Int32 {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
-      throw LoadFailure("cannot pass headers to curl: \(InputFile.describeErrno(errno))")
+      throw LoadFailure(
+        "cannot pass the URL and headers to curl: \(InputFile.describeErrno(errno))")
     }
     let (reader, writer) = (ends[0], ends[1])
     defer { close(writer) }
@@ -327,7 +331,7 @@ extension ExternalCommand {
       let reason =
         code == EAGAIN
         ? "\(bytes.count) bytes do not fit in a pipe" : InputFile.describeErrno(code)
-      throw LoadFailure("cannot pass headers to curl: \(reason)")
+      throw LoadFailure("cannot pass the URL and headers to curl: \(reason)")
     }
     return reader
   }

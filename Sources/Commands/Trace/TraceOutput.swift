@@ -70,6 +70,14 @@ final class TraceOutput: Sendable {
     return nil
   }
 
+  /// Whether the trace file is a FIFO: its reader may wait for the run's `end` before it opens
+  /// it, so it is written after `end`.
+  var isFIFO: Bool {
+    var info = stat()
+    guard recorder != nil, let path, stat(path, &info) == 0 else { return false }
+    return info.st_mode & S_IFMT == S_IFIFO
+  }
+
   /// Whether `info` is a character device that is not a terminal, such as `/dev/null`: sharing
   /// it with stdout mixes nothing.
   static func isDiscarding(_ info: stat) -> Bool {

@@ -161,9 +161,10 @@ public struct EffectDetail: Sendable, Equatable {
     base as? Value
   }
 
+  /// Equal when both hold values of the same dynamic type that are equal.
   @inlinable public static func == (lhs: EffectDetail, rhs: EffectDetail) -> Bool {
     func isEqual<Value: Equatable>(_ value: Value) -> Bool {
-      type(of: rhs.base) == Value.self && rhs.value(as: Value.self) == value
+      type(of: lhs.base) == type(of: rhs.base) && rhs.value(as: Value.self) == value
     }
     return isEqual(lhs.base)
   }

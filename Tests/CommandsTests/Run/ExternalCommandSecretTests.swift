@@ -129,6 +129,16 @@ import Testing
         + #"header = "X-Quoted: say \"hi\" \\ and\ttab""# + "\n")
   }
 
+  /// A line break in a value (which the validators keep out) is escaped all the same: no value
+  /// can end its config line and start another, such as `output = …`.
+  @Test func curlsConfigKeepsEachValueOnItsLine() {
+    let request = ExternalCommand.CurlRequest(
+      curl: "/usr/bin/curl", url: "http://h/\noutput = \"/tmp/x\"\r", headers: [],
+      timeout: .seconds(1), killAfter: .seconds(1))
+    let config = String(decoding: request.config, as: UTF8.self)
+    #expect(config == #"url = "http://h/\noutput = \"/tmp/x\"\r""# + "\n")
+  }
+
   @Test(arguments: [0, 10, 5000, 100_000])
   func aFilledPipeHoldsTheBytesThenEnds(count: Int) throws {
     let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) }
