@@ -392,19 +392,23 @@ notes() {
   transition written as JSON. No flow-specific fast path is taken.
 - **--record on vs off**: a recording writes every happening and every printed event a second
   time, to a file, while the off run's stdout is /dev/null, which costs nothing to write to.
-  The recording of a million counter lines is 265 MB; `perf record` of the on run puts a third
-  of what recording adds in the kernel, putting those bytes into the page cache (the run
-  overwrites the last run's file), which is already ~14% of the off run's 0.95 s of CPU time,
-  before any work in the process: 1.15× cannot be reached while the recording holds every event
-  in full, which the divergence report needs (the recorded event beside the replayed one). The
-  rest is diffuse: the recorded step (a lock, a clock read, the happening's line), the copy of
-  each event line, the locks of the second writer. The store's specialisation made the off run
-  faster and left the recording's cost as it was, so the counter's ratio rose (1.23× → ~1.4×).
+  The row below each, stdout in a regular file instead of /dev/null, is what writing the
+  printed events to a file once costs by itself (1.06× to 1.09× here): the floor of any
+  recording that holds them in full, which the divergence report needs (the recorded event
+  beside the replayed one), before a happening is written or any work is done for it. The
+  recording of a million counter lines is 265 MB. Measured with quick hacks on the counter
+  (each a build that skipped one part): without the `out` lines 1.27×, without the happening
+  lines 1.23×, without both 1.09× (the rest: the on run truncates the last run's file, ~0.05 s
+  of system time for 265 MB, and the per-event hand-over). So 1.15× needs both a much smaller
+  recording and much cheaper steps: a compact event encoding (a format version 2), not a tuning
+  of this one. The rest of what recording adds is diffuse: the recorded step (a lock, a clock
+  read, the happening's line), the copy of each event line, the locks of the second writer.
   Earlier: 1.34× ticker and 1.40× counter, then 1.28× and 1.09× after a recorded step set its
   time once per step as a thread-specific value and wrote happenings and actions straight into
-  the recording. Events without the `seq`, `elapsed_ms` and `command` that their position,
-  their happening's time and the header already give would cut the ticker's recording by a
-  third; measured with a quick hack, that saves ~0.05× alone, so it is not made.
+  the recording; the store's specialisation then made the off run faster and left the
+  recording's cost as it was (counter 1.23× → ~1.4×). Events without the `seq`, `elapsed_ms`
+  and `command` that their position, their happening's time and the header already give would
+  cut the ticker's recording by a third; measured with a quick hack, that saves ~0.05× alone.
 - **`loadctl --version` start-up and RSS**: `--version`, help and usage errors are answered
   synchronously in `main`, before any thread, signal handler or hop to the concurrency runtime;
   what is left is a larger binary to map and two more shared libraries (Dispatch,
