@@ -4,6 +4,18 @@ import Testing
 private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds(seconds)) }
 
 @Suite struct VirtualClockTests {
+  /// An instant further than a `Duration` holds saturates instead of trapping (a million retries
+  /// of a long backoff on virtual time trapped with SIGILL).
+  @Test func anInstantBeyondWhatADurationHoldsSaturates() {
+    let start = VirtualClock.Instant(offset: .zero)
+    let latest = start.advanced(by: Duration(attoseconds: .max))
+    #expect(latest.advanced(by: .seconds(1)) == latest)
+    #expect(latest.advanced(by: Duration(attoseconds: .max)) == latest)
+    let earliest = start.advanced(by: Duration(attoseconds: .min))
+    #expect(earliest.advanced(by: .seconds(-1)) == earliest)
+    #expect(latest.advanced(by: .seconds(-1)).offset == Duration(attoseconds: .max) - .seconds(1))
+  }
+
   @Test func aLaunchedTaskHasFinishedWhenAdvanceReturns() async throws {
     let clock = VirtualClock()
     let finished = Recorder<Bool>()

@@ -108,6 +108,30 @@ import Testing
     #expect(events.last?.event == "end")
   }
 
+  // MARK: time past 292 years
+
+  /// Virtual time past what a run's events can carry (2^63 ns, about 292 years) ends as the run
+  /// would, without trapping (it died by SIGILL), and prints the same recorded or not (recorded,
+  /// its times stopped there while unrecorded they went on).
+  @Test func timePastWhatEventsCarryNeitherTrapsNorDependsOnRecording() async throws {
+    let retried = try await LoadctlProcess.run([
+      "profile", "--fail", "x", "--retries", "9000", "--backoff", "1000000000s", "--latency", "0",
+      "--clock", "virtual", "-q",
+    ])
+    #expect(retried.termination == .exited(1), "\(retried.stderr)")
+    let scratch = try TemporaryFile(String(repeating: "+1000000000s +\n", count: 12))
+    let recording = try TemporaryFile("")
+    let plain = try await LoadctlProcess.run(
+      ["counter", "--input", scratch.path, "--clock", "virtual", "--json"])
+    let recorded = try await LoadctlProcess.run(
+      [
+        "counter", "--input", scratch.path, "--clock", "virtual", "--json", "--record",
+        recording.path,
+      ])
+    #expect(plain.termination == .exited(0))
+    #expect(plain.stdout == recorded.stdout)
+  }
+
   // MARK: --trace
 
   @Test func aTraceThatCannotBeWrittenIsAnIOError() async throws {

@@ -221,6 +221,16 @@ import Testing
     #expect(result.output.contains("⠙ loading…") || result.output.contains("⠋ loading…"))
   }
 
+  /// Ctrl-\ (an exit at once) erases the spinner's frame as every other end does: it was left on
+  /// the line, and the shell's prompt landed after it.
+  @Test func aForcedExitErasesTheSpinner() async throws {
+    let result = try await Self.runOnTerminal(
+      [["wait", "loading…"], ["send", "\u{1C}"]], ["profile", "-i", "--latency", "600s"])
+    #expect(result.termiosRestored)
+    let last = try #require(result.output.range(of: "loading…", options: .backwards))
+    #expect(result.output[last.upperBound...].contains("\r\u{1B}[K"), "\(result.output)")
+  }
+
   /// No colour and no other escape code, the spinner's included, with `NO_COLOR`, `TERM=dumb`
   /// or `--no-color` (`ESC[K`, the spinner clearing its line, once slipped through).
   @Test(arguments: [

@@ -704,6 +704,19 @@ import Testing
     #expect(outcome.stderr == error + "\n")
   }
 
+  /// `--record` and `--trace` naming one file that does not exist yet, by two spellings, are
+  /// refused: both were written into it, which made it neither a trace nor a recording.
+  @Test func aRecordAndATraceToBeMadeAsOneFileAreRefused() async throws {
+    let scratch = try Scratch()
+    let trace = scratch.path("t.json")
+    let record = (trace as NSString).deletingLastPathComponent + "/./t.json"
+    let outcome = try await LoadctlProcess.run(
+      ["counter", "+", "--clock", "virtual", "--trace", trace, "--record", record])
+    #expect(outcome.termination == .exited(64), "\(outcome.stderr)")
+    #expect(outcome.stderr.hasPrefix("Error: '--record' and '--trace' name the same file"))
+    #expect(!FileManager.default.fileExists(atPath: trace))
+  }
+
   /// `--record` (or `--trace`) naming a file the run reads, stdout's file, or the other one is
   /// refused before anything is truncated: the input file keeps its lines.
   @Test(arguments: ["input", "stdout", "trace", "trace input"])

@@ -100,10 +100,18 @@ package enum CommandRuntime {
         stderr.write(style.dim(legend) + "\n")
         stderr.flush()
       })
-    shutdown.beforeForcedExit { session.restore(forced: true) }
+    // A forced exit erases the spinner's frame as every other end does, so the shell's prompt
+    // does not land after it.
+    shutdown.beforeForcedExit {
+      spinner?.clear()
+      session.restore(forced: true)
+    }
     var hooks = UnixSignals.Hooks()
     hooks.force = { shutdown.request(.signal($0)) }
-    hooks.restoreTerminal = { session.restore(forced: true) }
+    hooks.restoreTerminal = {
+      spinner?.clear()
+      session.restore(forced: true)
+    }
     hooks.suspendTerminal = {
       spinner?.clear()
       session.suspend()
@@ -134,7 +142,7 @@ package enum CommandRuntime {
     let clockElapsed: @Sendable () -> Duration
     if mode.isVirtual {
       clock = virtualClock
-      clockElapsed = { virtualClock.now.offset }
+      clockElapsed = { min(virtualClock.now.offset, Self.latestTime) }
     } else {
       let continuous = ContinuousClock()
       let start = continuous.now
@@ -267,6 +275,12 @@ package enum CommandRuntime {
     return .exit(ExitStatus.ioError)
   }
 
+  /// The latest time a run's events carry, 2^63 - 1 ns (about 292 years): what a recording's
+  /// integer nanoseconds hold, and past it `Duration.components`' seconds would overflow. A run on
+  /// virtual time that goes on beyond it (`+1000000000s` lines, a million retries) prints it
+  /// from then on, recorded or not.
+  static let latestTime = Duration.nanoseconds(Int64.max)
+
   /// `/dev/null`, for `loadctl replay --check`, whose events are checked, not printed.
   private static let discardDescriptor: Int32 = {
     let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -319,6 +333,12 @@ package enum CommandRuntime {
     if path == run.tracePath {
       return "'--record' and '--trace' name the same file ('\(path)')"
     }
+    if record == nil, trace == nil, let tracePath = run.tracePath,
+      let new = FileIdentity.newFile(path), new == FileIdentity.newFile(tracePath)
+    {
+      // Neither exists yet: `t.json` and `./t.json` would be made as one file.
+      return "'--record' and '--trace' name the same file ('\(path)')"
+    }
     guard let record, !TraceOutput.isDiscarding(record.info) else { return nil }
     if record == FileIdentity(path: "-", descriptor: 1) {
       return "'--record' names the same file as stdout ('\(path)'); events would mix into it"
@@ -344,6 +364,17 @@ package enum CommandRuntime {
     }
 
     var isRegularFile: Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// Where a file that does not exist yet would be made: its directory's device and inode and
+    /// its name; `nil` when the directory does not exist or the name is not a file's.
+    static func newFile(_ path: String) -> [String]? {
+      let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)
+      guard let name, name != ".", name != "..", !path.hasSuffix("/") else { return nil }
+      let slash = path.lastIndex(of: "/")
+      let directory = slash.map { String(path[...$0]) } ?? "."
+      guard let parent = FileIdentity(path: directory) else { return nil }
+      return [String(parent.info.st_dev), String(parent.info.st_ino), name]
+    }
 
     static func == (left: Self, right: Self) -> Bool {
       left.info.st_dev == right.info.st_dev && left.info.st_ino == right.info.st_ino

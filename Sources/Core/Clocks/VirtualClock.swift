@@ -21,7 +21,18 @@ public final class VirtualClock: Clock, Sendable {
     /// Creates an instant `offset` after the clock's start.
     public init(offset: Duration) { self.offset = offset }
 
-    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The instant `duration` later, saturating at the latest (or earliest) a `Duration` holds:
+    /// virtual time can be asked to go further than that (a million retries of a long backoff),
+    /// and must not trap.
+    public func advanced(by duration: Duration) -> Instant {
+      let sum = offset.attoseconds.addingReportingOverflow(duration.attoseconds)
+      guard sum.overflow else { return Instant(offset: offset + duration) }
+      return Instant(offset: duration > .zero ? Self.latest : Self.earliest)
+    }
+
+    /// The latest and earliest offsets a `Duration` holds.
+    static let latest = Duration(attoseconds: .max)
+    static let earliest = Duration(attoseconds: .min)
     public func duration(to other: Instant) -> Duration { other.offset - offset }
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     public var description: String { "\(offset)" }
