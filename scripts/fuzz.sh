@@ -55,7 +55,7 @@ select_files() {
       ;;
     ProfileJSON)
       locate CORE_FILES Sources/Core LoadState
-      locate COMMANDS_FILES Sources/Commands JSONParser JSONValue Profile
+      locate COMMANDS_FILES Sources/Commands JSONParser JSONValue ControlCharacters Profile
       ;;
     *)
       echo "unknown fuzz target '$1' (one of: ${TARGETS[*]})" >&2
