@@ -35,8 +35,13 @@ while let entry = pointer.pointee {
 // no signal handler, no hop to the concurrency runtime (a signal meanwhile kills the process by
 // its default action, which is what a shell expects of a program that has done nothing yet).
 // Every path returns how the process ends, and this file alone ends it.
+// The first argument that is not valid UTF-8, counting from 1 after the program's name.
+let notUTF8 = (1..<Int(CommandLine.argc)).first { index in
+  CommandLine.unsafeArgv[index].map { String(validatingCString: $0) == nil } ?? false
+}
 switch Loadctl.respondOrParse(
-  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+  notUTF8: notUTF8)
 {
 case .answered(let end):
   end.terminate()

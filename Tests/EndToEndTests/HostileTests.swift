@@ -108,6 +108,26 @@ import Testing
     #expect(events.last?.event == "end")
   }
 
+  // MARK: arguments that are not UTF-8
+
+  /// An argument that is not UTF-8 is refused (64), naming it: it was repaired to U+FFFD, so
+  /// `--file` opened another name and `--record` made one.
+  @Test func anArgumentThatIsNotUTF8IsRefused() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/bash",
+      arguments: [
+        "-c", #"cd "$1" && "$0" counter + --record $'r\xfe.jsonl'; echo "status $?"; ls"#,
+        try BinaryLocator.locate(), directory,
+      ])
+    #expect(outcome.stdout.first == "status 64", "\(outcome)")
+    #expect(outcome.stdout.count == 1, "no file is made: \(outcome.stdout)")
+    #expect(
+      outcome.stderr.hasPrefix(
+        "Error: argument 4 is not UTF-8 text; loadctl takes names and values as UTF-8\n"))
+  }
+
   // MARK: time past 292 years
 
   /// Virtual time past what a run's events can carry (2^63 ns, about 292 years) ends as the run

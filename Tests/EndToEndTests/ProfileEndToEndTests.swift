@@ -8,6 +8,19 @@ import Testing
   /// curl's own start, which a busy machine can stretch past it.
   private static let noTimeout = "600s"
 
+  /// `--timeout` and `--kill-after` bound a command or curl: without `--exec` or `--url` they
+  /// are refused, as in `search` (they were taken and did nothing).
+  @Test(arguments: [
+    ["--timeout", "5s"], ["--kill-after", "1s"], ["--timeout", "5s", "--fail", "x"],
+  ])
+  func timeoutsWithoutARealLoadAreRefused(options: [String]) async throws {
+    let outcome = try await LoadctlProcess.run(["profile", "--clock", "virtual"] + options)
+    #expect(outcome.termination == .exited(64))
+    #expect(
+      outcome.stderr.hasPrefix(
+        "Error: '\(options[0])' only applies to '--url' and '--exec'"), "\(outcome.stderr)")
+  }
+
   @Test func demoLoadPrintsTransitionsAsText() async throws {
     let outcome = try await LoadctlProcess.run(
       ["profile", "--latency", "50ms"], unsetting: ["COLUMNS"])

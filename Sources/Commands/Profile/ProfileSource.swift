@@ -42,6 +42,12 @@ package enum ProfileSource: Sendable {
       throw UsageError.invalidValue(
         "'--file -' and '--input -' cannot both read standard input", command: "profile")
     }
+    if url == nil, exec == nil,
+      let option = [Option.timeout, Option.killAfter].first(where: invocation.isGiven)
+    {
+      throw UsageError.invalidValue(
+        "'\(option.spec.longForm)' only applies to '--url' and '--exec'", command: "profile")
+    }
     let headers = try ExternalCommand.checkedOptions(
       headers: invocation[Option.header], command: invocation.command, mode: mode,
       given: given.first?.0, runsProcess: url != nil || exec != nil)

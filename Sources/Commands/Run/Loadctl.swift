@@ -22,11 +22,19 @@ package enum Loadctl {
   /// signal handler exists (that is what keeps `loadctl --version` close to a hello world's
   /// start-up). What is left is a subcommand to ``run(_:with:environment:)``.
   package static func respondOrParse(
-    arguments: [String], environment: [String: String]
+    arguments: [String], environment: [String: String], notUTF8: Int? = nil
   ) -> Request {
     let program = CommandTable.program
     let result: ParseResult
     do throws(UsageError) {
+      if let notUTF8 {
+        // `CommandLine.arguments` repairs such bytes as U+FFFD: a file name would then name
+        // another file, and a query other text than the one given.
+        let command = program.commands.first { $0.name == arguments.first }?.name
+        throw .invalidValue(
+          "argument \(notUTF8) is not UTF-8 text; loadctl takes names and values as UTF-8",
+          command: command)
+      }
       result = try parse(arguments, spec: program)
     } catch {
       let failure = fail(usage: error, json: arguments.prefix { $0 != "--" }.contains("--json"))
