@@ -20,6 +20,17 @@ import Testing
         == #"{"count":4,"min":90.1,"max":101.27,"mean":98.2675,"last":90.1,"dropped":7}"#)
   }
 
+  /// Near 1e12 a double holds cents but not 6 decimals: the change keeps what it holds (it
+  /// printed `-0.01001`, binary noise, for prices one cent apart).
+  @Test func changesOfLargePricesKeepTheDecimalsADoubleHolds() {
+    var tally = TickerTally()
+    let ticks = [999_999_999_999.99, 1e12, 999_999_999_999.99].map { tally.record($0) }
+    #expect(ticks.map(\.change) == [nil, 0.01, -0.01])
+    #expect(tally.mean == 999_999_999_999.99)
+    var small = TickerTally()
+    #expect([0.000001, 0.000003].map { small.record($0) }.last?.change == 0.000002)
+  }
+
   @Test func anEmptyTallyHasNullStatistics() {
     let tally = TickerTally()
     #expect(
