@@ -36,6 +36,17 @@ private func timed(_ events: [JSONEvent]) -> [String] {
 }
 
 @Suite(.processSlots) struct TimerEndToEndTests {
+  /// A timer on virtual time with no end is refused: it ticked as fast as the machine went, for
+  /// ever (300,000 ticks a second, at 100% CPU with `-q`). With an end it runs.
+  @Test(arguments: [[], ["-q"], ["--json"]])
+  func aVirtualTimerWithNoEndIsRefused(extra: [String]) async throws {
+    let outcome = try await LoadctlProcess.run(["timer", "--clock", "virtual"] + extra)
+    #expect(outcome.termination == .exited(64))
+    #expect(outcome.stderr.hasPrefix("Error: '--clock virtual' needs '--ticks', '--duration' or"))
+    let ended = try await LoadctlProcess.run(["timer", "--clock", "virtual", "--ticks", "2", "-q"])
+    #expect(ended.termination == .exited(0))
+  }
+
   @Test func twentyTicksOfTenMillisecondsEndWithTheFinalLateness() async throws {
     let outcome = try await LoadctlProcess.run(
       ["timer", "--json", "--interval", "10ms", "--ticks", "20"])

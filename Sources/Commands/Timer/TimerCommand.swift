@@ -92,7 +92,8 @@ package enum TimerCommand: Subcommand {
     }
   }
 
-  /// What the parser cannot check alone: zero durations, and `--paused` without `--input`.
+  /// What the parser cannot check alone: zero durations, `--paused` without `--input`, and a
+  /// virtual-time timer with no end.
   static func problem(_ options: Options, _ invocation: Invocation, mode: RunMode) -> String? {
     let durations: [(key: any OptionKeyProtocol, value: Duration?)] = [
       (Option.interval, options.interval), (Option.duration, options.duration),
@@ -107,6 +108,14 @@ package enum TimerCommand: Subcommand {
       tickLimit: options.tickLimit, duration: options.duration, mode: mode)
     if options.paused, options.input == nil, !keys {
       return "'--paused' needs '--input' or a terminal: nothing else could start the timer"
+    }
+    // On virtual time nothing waits: a timer with no end would tick as fast as the machine goes,
+    // for ever. (A replay ends where its recording does.)
+    if mode.isVirtual, !mode.isReplay, options.tickLimit == nil, options.duration == nil,
+      options.input == nil
+    {
+      return "'--clock virtual' needs '--ticks', '--duration' or '--input': nothing else would "
+        + "end the timer, and virtual time does not wait"
     }
     return nil
   }
