@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Keys that arrive in bursts or as escape sequences, at a real (pseudo-)terminal: loadctl reads
-/// 256 bytes at a time, so a burst of arrow keys has reads that end inside a sequence.
+/// Keys that arrive in bursts or as escape sequences, at a real (pseudo-)terminal, which hands a
+/// burst over in pieces of at most 4 KB.
 @Suite(.processSlots) struct KeyBurstEndToEndTests {
   static func leftArrows(_ count: Int) -> String { String(repeating: "\u{1B}[D", count: count) }
 
@@ -32,5 +32,23 @@ import Testing
     #expect(result.exit == 0)
     #expect(result.termiosRestored)
     #expect(!result.output.contains("typed \"abD"), "\(result.output)")
+  }
+
+  /// A paste of 40,000 characters, which the terminal hands over in pieces of at most 4 KB, is
+  /// one change of the search box (it was one per 256 bytes, 157, each printing the whole query
+  /// so far). A terminal starved of CPU may pause longer than the 50 ms a paste's next piece is
+  /// waited for, so a second change is tolerated.
+  @Test func aPasteIsOneChangeOfTheSearchBox() async throws {
+    let paste = String(repeating: "b", count: 40_000)
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "type to search"], ["send", paste], ["wait", "typed \"\(paste)\""],
+        ["send", "\u{1B}"],
+      ], ["search", "--no-color", "--debounce", "600s"])
+    #expect(result.error == nil, "\(result.error ?? "")")
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+    let changes = result.output.components(separatedBy: "typed \"").count - 1
+    #expect((1...2).contains(changes), "\(changes) changes")
   }
 }
