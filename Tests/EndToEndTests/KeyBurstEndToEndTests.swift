@@ -34,6 +34,21 @@ import Testing
     #expect(!result.output.contains("typed \"abD"), "\(result.output)")
   }
 
+  /// Alt with a non-ASCII key (Alt+é, Alt+한) is ignored as Alt+x is: it neither ends the search
+  /// nor types anything.
+  @Test func altWithANonASCIIKeyTypesNothingIntoTheSearchBox() async throws {
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "type to search"], ["send", "a"], ["wait", "typed \"a\""],
+        ["send", "\u{1B}é"], ["send", "\u{1B}한"], ["send", "b"], ["wait", "typed \"ab\""],
+        ["send", "\u{1B}"],
+      ], ["search", "--no-color", "--debounce", "600s"])
+    #expect(result.error == nil, "\(result.error ?? "")\n\(result.output)")
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+    #expect(!result.output.contains("typed \"a한"), "\(result.output)")
+  }
+
   /// A paste of 40,000 characters, which the terminal hands over in pieces of at most 4 KB, is
   /// one change of the search box (it was one per 256 bytes, 157, each printing the whole query
   /// so far). A terminal starved of CPU may pause longer than the 50 ms a paste's next piece is
