@@ -49,6 +49,18 @@ import Testing
     #expect(!result.output.contains("typed \"a한"), "\(result.output)")
   }
 
+  /// A paste that starts with `q` into the empty box types it (`q` typed alone quits).
+  @Test func aPasteStartingWithQIsTyped() async throws {
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "type to search"], ["send", "queue"], ["wait", "typed \"queue\""],
+        ["send", "\u{1B}"],
+      ], ["search", "--no-color", "--debounce", "600s"])
+    #expect(result.error == nil, "\(result.error ?? "")\n\(result.output)")
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+  }
+
   /// A paste of 40,000 characters, which the terminal hands over in pieces of at most 4 KB, is
   /// one change of the search box (it was one per 256 bytes, 157, each printing the whole query
   /// so far). A terminal starved of CPU may pause longer than the 50 ms a paste's next piece is
