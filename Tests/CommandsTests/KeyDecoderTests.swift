@@ -25,6 +25,12 @@ import Testing
       ([0xF0, 0x9F, 0x1C], [.other, .quit]),
       ([0x61, 0xC3, 0x62, 0x63], [.character("a"), .other, .character("b"), .character("c")]),
       ([0x1B, 0x5B, 0x31, 0x03], [.other, .interrupt]),
+      ([0x1B, 0xC3, 0xA9], [.other]),
+      ([0x1B, 0xED, 0x95, 0x9C, 0x71], [.other, .character("q")]),
+      ([0x1B, 0xF0, 0x9F, 0x98, 0x80], [.other]),
+      ([0x1B, 0xFF, 0x61], [.escape, .other, .character("a")]),
+      ([0x1B, 0xC3, 0x71], [.escape, .other, .character("q")]),
+      ([0x1B, 0xC3], [.other]),
     ] as [([UInt8], [Key])])
   func decodes(bytes: [UInt8], keys: [Key]) {
     var decoder = KeyDecoder()
@@ -90,7 +96,8 @@ import Testing
   }
 
   /// Byte strings and their keys: a bracketed paste, arrows in both modes, Alt+x, Esc twice,
-  /// invalid UTF-8 before control keys, and sequences a control byte or escape byte cuts short.
+  /// invalid UTF-8 before control keys, sequences a control byte or escape byte cuts short, and
+  /// Alt with non-ASCII keys.
   static let samples: [([UInt8], [Key])] = [
     (
       Array("\u{1B}[200~ab é 한\u{1B}[201~".utf8),
@@ -109,7 +116,11 @@ import Testing
     ),
     (
       [0x1B, 0x5B, 0x31, 0x1B, 0x4F, 0x1B, 0xE2, 0x82, 0xAC, 0x1B, 0x7F, 0x1B, 0x5B],
-      [.other, .other, .escape, .character("€"), .other, .other]
+      [.other, .other, .other, .other, .other]
+    ),
+    (
+      Array("\u{1B}é\u{1B}😀a\u{1B}".utf8) + [0xE2, 0x71],
+      [.other, .other, .character("a"), .escape, .other, .character("q")]
     ),
   ]
 

@@ -9,8 +9,8 @@ import Testing
   import Darwin
 #endif
 
-/// The key reader over a pipe: escape sequences that its 256-byte reads cut in two, and Esc
-/// pressed alone, which arrives once no more bytes come. The time limit turns a reader that
+/// The key reader over a pipe: bursts of everything there to read, escape sequences that reads
+/// cut in two, and Esc pressed alone, which arrives once no more bytes come. The time limit turns a reader that
 /// waits forever into a failure.
 @Suite(.timeLimit(.minutes(1))) struct KeyReaderTests {
   /// A FIFO's read and write ends, both close-on-exec: a child another test starts meanwhile
@@ -48,8 +48,8 @@ import Testing
     #expect(poll(&entry, 1, 0) == 0)
   }
 
-  /// Held down or pasted, 3,000 left arrows fill many 256-byte reads, and some reads end inside
-  /// a sequence: each arrow is still one key the flows ignore, never Esc (which quits) or a `D`.
+  /// Held down or pasted, 3,000 left arrows: each arrow is one key the flows ignore, never Esc
+  /// (which quits) or a `D`.
   @Test func aBurstOfArrowKeysIsOnlyArrowKeys() async {
     let (readEnd, writeEnd) = Self.makePipe("burst")
     let keys = KeyReader.bursts(fd: readEnd)
@@ -60,6 +60,66 @@ import Testing
     for await burst in keys { received += burst }
     close(readEnd)
     #expect(received == Array(repeating: .other, count: 3000) + [.character("q")])
+  }
+
+  /// A paste bigger than one read (200,000 characters, in a FIFO enlarged to hold them all) is
+  /// one burst: what is there to read is read on without waiting, however many reads it takes.
+  @Test func everythingThereToReadIsOneBurst() async {
+    let (readEnd, writeEnd) = Self.makePipe("paste")
+    #if os(Linux)
+      let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ
+      #expect(fcntl(writeEnd, setPipeSize, 256 * 1024) >= 256 * 1024)
+    #endif
+    let paste = [UInt8](repeating: UInt8(ascii: "a"), count: 200_000)
+    Self.writeAll(writeEnd, paste)
+    var keys = KeyReader.bursts(fd: readEnd).makeAsyncIterator()
+    let first = await keys.next()
+    #expect(first?.count == paste.count)
+    #expect(first?.allSatisfy { $0 == .character("a") } == true)
+    close(writeEnd)
+    #expect(await keys.next() == nil)
+    close(readEnd)
+  }
+
+  /// A paste's next piece, handed over a moment later, joins its burst: a burst of more bytes
+  /// than typing gives between two reads waits for more as an escape sequence's rest is (here
+  /// until the end of input).
+  @Test func aPastesNextPieceJoinsItsBurst() async {
+    let (readEnd, writeEnd) = Self.makePipe("pieces")
+    var keys = KeyReader.bursts(fd: readEnd, escapeTimeout: .seconds(600)).makeAsyncIterator()
+    let piece = [UInt8](repeating: UInt8(ascii: "a"), count: KeyReader.pasteBytes)
+    Self.writeAll(writeEnd, piece)
+    Self.waitUntilTaken(readEnd)
+    Self.writeAll(writeEnd, piece)
+    close(writeEnd)
+    #expect(await keys.next()?.count == 2 * piece.count)
+    #expect(await keys.next() == nil)
+    close(readEnd)
+  }
+
+  /// A few keys typed together are a burst at once, without waiting for more.
+  @Test func aFewKeysAreABurstAtOnce() async {
+    let (readEnd, writeEnd) = Self.makePipe("few")
+    var keys = KeyReader.bursts(fd: readEnd, escapeTimeout: .seconds(600)).makeAsyncIterator()
+    Self.writeAll(writeEnd, Array("ab".utf8))
+    #expect(await keys.next() == [.character("a"), .character("b")])
+    close(writeEnd)
+    #expect(await keys.next() == nil)
+    close(readEnd)
+  }
+
+  /// When what is there to read ends inside an escape sequence, the rest that comes in time
+  /// joins the same burst.
+  @Test func theRestOfASequenceJoinsItsBurst() async {
+    let (readEnd, writeEnd) = Self.makePipe("joins")
+    var keys = KeyReader.bursts(fd: readEnd, escapeTimeout: .seconds(600)).makeAsyncIterator()
+    Self.writeAll(writeEnd, Array("ab\u{1B}".utf8))
+    Self.waitUntilTaken(readEnd)
+    Self.writeAll(writeEnd, Array("[Dc".utf8))
+    #expect(await keys.next() == [.character("a"), .character("b"), .other, .character("c")])
+    close(writeEnd)
+    #expect(await keys.next() == nil)
+    close(readEnd)
   }
 
   /// An escape byte read alone waits for the rest of its sequence in a later read.

@@ -48,6 +48,17 @@ import Testing
     #expect(result.termiosRestored)
   }
 
+  /// `loadctl counter⏎++` typed quickly: the `++` typed before raw mode began are read as keys,
+  /// not discarded with the type-ahead.
+  @Test func keysTypedAheadInTheForegroundAreRead() async throws {
+    let result = try await Self.runAsJob(
+      [["wait", "count: 1 → 2"], ["send", "q"]], background: false, typeahead: "++",
+      ["counter", "--no-color"])
+    #expect(result.error == nil, "\(result.error ?? "")\n\(result.output)")
+    #expect(result.exit == 0)
+    #expect(result.termiosRestored)
+  }
+
   /// Ctrl-Z, `bg`, `fg`: in the background the run stops again (it puts the terminal in raw
   /// mode, SIGTTOU), and after `fg` the timer goes on ticking until `q`. It used to read EIO
   /// when moved to the background and quit by itself.

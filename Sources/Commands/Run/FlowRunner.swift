@@ -87,21 +87,35 @@ package struct KeyMap<State: Sendable, Action: Sendable>: Sendable {
   /// box), so that a paste is one change, not one per character.
   package let coalescing: Bool
   /// The action for a key, given the flow's state as the store left it after applying every
-  /// earlier key's action (coalescing, the read's draft of it).
-  package let map: @Sendable (Key, State) -> KeyResult<Action>
+  /// earlier key's action (coalescing, the read's draft of it), and whether the key was read
+  /// alone (typed, not part of a paste or of keys held down).
+  private let mapKey: @Sendable (_ key: Key, _ state: State, _ alone: Bool) -> KeyResult<Action>
 
+  package init(
+    legend: String, coalescing: Bool = false,
+    map: @escaping @Sendable (_ key: Key, _ state: State, _ alone: Bool) -> KeyResult<Action>
+  ) {
+    self.legend = legend
+    self.coalescing = coalescing
+    self.mapKey = map
+  }
+
+  /// A map whose keys mean the same whether read alone or with others.
   package init(
     legend: String, coalescing: Bool = false,
     map: @escaping @Sendable (Key, State) -> KeyResult<Action>
   ) {
-    self.legend = legend
-    self.coalescing = coalescing
-    self.map = map
+    self.init(legend: legend, coalescing: coalescing) { key, state, _ in map(key, state) }
   }
 
   /// A map whose keys mean the same whatever the state.
   package init(legend: String, map: @escaping @Sendable (Key) -> KeyResult<Action>) {
     self.init(legend: legend) { key, _ in map(key) }
+  }
+
+  /// The action for `key` given `state`; `alone` when it is the only key of its read.
+  package func map(_ key: Key, _ state: State, alone: Bool = true) -> KeyResult<Action> {
+    mapKey(key, state, alone)
   }
 }
 
@@ -362,7 +376,8 @@ package enum FlowRunner {
     }
   }
 
-  /// Gives, at each read of keys, the map of that read's keys: `keys.map` against the flow's
+  /// Gives, at each read of keys, the map of that read's keys (told whether a key is the read's
+  /// only one): `keys.map` against the flow's
   /// `state()` — as the store reported it once it had applied the action of every key before —
   /// or, when `keys` coalesces, against a draft of the state at the start of the read that the
   /// flow's reducer applies each of the read's actions to (their effects dropped), so that the
@@ -370,12 +385,14 @@ package enum FlowRunner {
   static func keyMapper<Flow: RunnableFlow>(
     _ flow: Flow, _ keys: KeyMap<Flow.State, Flow.Action>,
     state: @escaping @Sendable () -> Flow.State
-  ) -> @Sendable () -> (Key) -> KeyResult<Flow.Action> {
-    guard keys.coalescing else { return { { key in keys.map(key, state()) } } }
-    return {
+  ) -> @Sendable (_ burst: [Key]) -> (Key) -> KeyResult<Flow.Action> {
+    guard keys.coalescing else {
+      return { burst in { key in keys.map(key, state(), alone: burst.count == 1) } }
+    }
+    return { burst in
       var draft = state()
       return { key in
-        let result = keys.map(key, draft)
+        let result = keys.map(key, draft, alone: burst.count == 1)
         if case .action(let action) = result { _ = flow.reduce(&draft, action) }
         return result
       }

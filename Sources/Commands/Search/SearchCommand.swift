@@ -172,16 +172,16 @@ extension SearchFlow: RunnableFlow {
 
   /// The box typed live: each key edits the state's query and goes through the same debounce.
   /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
-  /// Esc — or `q` while the box is empty — quits. Keys read together (a paste) are one change of
-  /// the query, to all they typed.
+  /// Esc — or `q` typed alone while the box is empty — quits. Keys read together (a paste) are
+  /// one change of the query, to all they typed; a `q` among them is typed.
   package var keys: KeyMap<SearchState, SearchAction>? {
     KeyMap(
       legend: "type to search · backspace deletes · Esc (or q on an empty box) quits",
       coalescing: true
-    ) { key, state in
+    ) { key, state, alone in
       switch key {
       case .escape: return .quit
-      case .character("q") where state.query.isEmpty: return .quit
+      case .character("q") where state.query.isEmpty && alone: return .quit
       case .character(let character):
         return .action(.queryChanged(state.query + String(character)))
       case .backspace where !state.query.isEmpty:

@@ -28,8 +28,8 @@ package enum Key: Sendable, Equatable {
 /// finished, so the reader waits only a short time for the rest and then calls
 /// ``flushPending()``: a lone escape byte is the Esc key.
 ///
-/// An escape byte followed by a printable ASCII byte or DEL (Alt/Meta+key) is one ``Key/other``,
-/// not Esc. A byte that cannot continue the sequence before it (a control byte after a UTF-8 lead
+/// An escape byte followed by a printable ASCII byte, DEL or a UTF-8 character (Alt/Meta+key) is
+/// one ``Key/other``, not Esc. A byte that cannot continue the sequence before it (a control byte after a UTF-8 lead
 /// byte or inside a CSI sequence) ends that sequence as ``Key/other`` and is decoded as a key of
 /// its own, so Ctrl-C, `q` and the rest are never swallowed.
 package struct KeyDecoder: Sendable {
@@ -78,7 +78,8 @@ package struct KeyDecoder: Sendable {
     }
   }
 
-  /// The key an escape byte at `start` begins: Esc, Alt/Meta+key, or a CSI/SS3 sequence.
+  /// The key an escape byte at `start` begins: Esc, Alt/Meta+key (an ASCII key or a UTF-8
+  /// character), or a CSI/SS3 sequence.
   private static func escapeKey(at start: Int, in bytes: [UInt8]) -> (key: Key, length: Int)? {
     guard start + 1 < bytes.count else { return nil }
     switch bytes[start + 1] {
@@ -94,6 +95,12 @@ package struct KeyDecoder: Sendable {
       }
       return nil
     case 0x20...0x7F: return (.other, 2)
+    case 0x80...:
+      // Alt with a non-ASCII key: the escape byte and the whole character. Bytes that are not a
+      // character leave the escape byte alone, the Esc key.
+      guard let (key, length) = utf8Key(at: start + 1, in: bytes) else { return nil }
+      guard case .character = key else { return (.escape, 1) }
+      return (.other, 1 + length)
     default: return (.escape, 1)
     }
   }

@@ -13,21 +13,33 @@ import LoadctlCore
 /// does the blocking reads. The keys that stand for signals act on that thread as they are
 /// read, as the terminal's own signals would: Ctrl-C calls `interrupt` (every time: a second
 /// one forces the exit), Ctrl-Z stops the process group and Ctrl-\ quits it, however many keys
-/// wait before them and whether or not the flow is taking keys. The other keys are queued.
-/// Once nobody takes keys (the flow ended, or was interrupted), the thread still reads until
-/// end of input, so that a second Ctrl-C during the cleanup forces the exit; other keys are
-/// then dropped. When a read ends inside an escape sequence, the reader waits up to
-/// `escapeTimeout` for the rest (vim's `ttimeout`); if none comes, the bytes are taken as they
-/// are, so Esc pressed alone arrives that much later. End of input ends the stream; a read
-/// refused because the job was moved to the background waits for the foreground (see
-/// ``Foreground``).
+/// wait before them and whether or not the flow is taking keys. The other keys are queued in
+/// bursts: after a read, the reader goes on reading whatever is already there, without waiting,
+/// up to ``burstLimit`` bytes, and the keys of all those reads are one burst (a paste the
+/// terminal delivers in many pieces, keys held down); a burst of ``pasteBytes`` or more waits
+/// up to `escapeTimeout` for the paste's next piece. Once nobody takes keys (the flow ended, or
+/// was interrupted), the thread still reads until end of input, so that a second Ctrl-C during
+/// the cleanup forces the exit; other keys are then dropped. When the bytes there end inside an
+/// escape sequence, the reader waits up to `escapeTimeout` for the rest (vim's `ttimeout`),
+/// which joins the same burst; if none comes, the bytes are taken as they are, so Esc pressed
+/// alone arrives that much later. End of input ends the stream; a read refused because the job
+/// was moved to the background waits for the foreground (see ``Foreground``).
 package enum KeyReader {
   /// How long the rest of an escape sequence may take to arrive.
   package static let escapeTimeout: Duration = .milliseconds(50)
+  /// The most bytes one `read` asks for.
+  package static let readSize = 64 * 1024
+  /// A burst of at least this many bytes is a paste (keys typed between two reads are fewer),
+  /// whose next piece the terminal may take a moment to hand over: the burst waits up to
+  /// `escapeTimeout` for more before it ends.
+  package static let pasteBytes = 64
+  /// Once a burst holds the keys of this many bytes, it is queued without reading on; the rest
+  /// of the input is the next burst.
+  package static let burstLimit = 1024 * 1024
 
-  /// The keys read from `fd` until its end, in bursts: the keys of one read (a paste, keys held
-  /// down) together, so that a flow can take a burst as one change. Ctrl-C calls `interrupt`
-  /// instead.
+  /// The keys read from `fd` until its end, in bursts: the keys of the bytes that were there to
+  /// read together (a paste, keys held down), so that a flow can take a burst as one change.
+  /// Ctrl-C calls `interrupt` instead.
   package static func bursts(
     fd: Int32 = 0, escapeTimeout: Duration = escapeTimeout,
     interrupt: @escaping @Sendable () -> Void = {}
@@ -37,9 +49,11 @@ package enum KeyReader {
     continuation.onTermination = { @Sendable _ in stopped.stop() }
     ReaderThread.start {
       var decoder = KeyDecoder()
-      var buffer = [UInt8](repeating: 0, count: 256)
-      let deliver = { (keys: [Key]) in
-        var burst: [Key] = []
+      var buffer = [UInt8](repeating: 0, count: readSize)
+      // The keys of the burst being read, and how many bytes it took so far.
+      var burst: [Key] = []
+      var burstBytes = 0
+      func take(_ keys: [Key]) {
         for key in keys {
           switch key {
           case .interrupt: interrupt()
@@ -48,24 +62,43 @@ package enum KeyReader {
           default: burst.append(key)
           }
         }
+      }
+      func deliver() {
         if !burst.isEmpty, !stopped.isStopped { continuation.yield(burst) }
+        burst = []
+        burstBytes = 0
       }
       while true {
-        if decoder.hasPendingEscape, !hasInput(fd, within: escapeTimeout) {
-          deliver(decoder.flushPending())
-          continue
+        // A burst ends when nothing more is there to read, or the rest of an escape sequence
+        // did not come in time; the first read of the next one waits as long as it takes.
+        if burstBytes > 0 || decoder.hasPendingEscape {
+          if burstBytes >= burstLimit {
+            deliver()
+            continue
+          }
+          let more =
+            hasInput(fd, within: .zero)
+            || ((decoder.hasPendingEscape || burstBytes >= pasteBytes)
+              && hasInput(fd, within: escapeTimeout))
+          if !more {
+            // An incomplete UTF-8 character waits on, for the next burst.
+            if decoder.hasPendingEscape { take(decoder.flushPending()) }
+            deliver()
+            continue
+          }
         }
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
-        if count < 0, errno == EIO,
-          Foreground.waitAfterReadError(fd: fd, isStopped: { stopped.isStopped })
-        {
-          continue
+        if count < 0, errno == EIO {
+          deliver()
+          if Foreground.waitAfterReadError(fd: fd, isStopped: { stopped.isStopped }) { continue }
         }
         if count <= 0 { break }
-        deliver(decoder.decode(buffer[0..<count]))
+        burstBytes += count
+        take(decoder.decode(buffer[0..<count]))
       }
-      deliver(decoder.flushPending())
+      take(decoder.flushPending())
+      deliver()
       continuation.finish()
     }
     return stream

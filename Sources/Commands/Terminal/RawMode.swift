@@ -13,7 +13,8 @@ import LoadctlCore
 /// so `stty -g` reads the same before and after. Signals from the keyboard are off, so Ctrl-C,
 /// Ctrl-Z and Ctrl-\ arrive as bytes (see ``Key``). A stop (Ctrl-Z, SIGTSTP) puts the saved
 /// settings back for the shell and ``reenter()`` makes the terminal raw again after SIGCONT.
-/// Output processing stays on, so `\n` still starts a new line.
+/// Output processing stays on, so `\n` still starts a new line. Keys typed ahead, before raw mode
+/// began, are not discarded: they are read as keys.
 package final class RawMode: Sendable {
   private let fd: Int32
   private let saved: Locked<termios?>
@@ -37,7 +38,8 @@ package final class RawMode: Sendable {
       controls[Int(VMIN)] = 1  // a read returns after one byte
       controls[Int(VTIME)] = 0  // and never times out
     }
-    guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else { return nil }
+    // Keys typed before raw mode are kept, to be read as keys.
+    guard tcsetattr(fd, TCSADRAIN, &raw) == 0 else { return nil }
     return RawMode(fd: fd, saved: original, raw: raw)
   }
 

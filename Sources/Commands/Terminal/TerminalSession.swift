@@ -38,11 +38,11 @@ package final class TerminalSession: Sendable {
   /// - Parameters:
   ///   - coalescing: Whether the actions of keys read together replace each other, so that a
   ///     burst (a paste) reaches the flow as its last action (see ``KeyMap/coalescing``).
-  ///   - mapper: Gives, at each read of keys, the map of that read's keys, in order: the action
-  ///     for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
+  ///   - mapper: Gives, at each read of keys, given those keys, the map of that read's keys, in
+  ///     order: the action for a key, ``KeyResult/quit`` or ``KeyResult/ignore``.
   package func keyActions<Action: Sendable>(
     legend text: String, coalescing: Bool = false,
-    mapper: @escaping @Sendable () -> (Key) -> KeyResult<Action>
+    mapper: @escaping @Sendable (_ burst: [Key]) -> (Key) -> KeyResult<Action>
   ) -> KeyActions<Action>? {
     guard isInteractive,
       Foreground.waitForTerminal(fd: 0, isCancelled: { Task.isCancelled }),
@@ -91,8 +91,8 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
   package typealias Failure = Never
 
   let bursts: AsyncStream<[Key]>
-  /// The map of the keys of one burst, asked for as the burst's first key is mapped.
-  let mapper: @Sendable () -> (Key) -> KeyResult<Action>
+  /// The map of the keys of one burst, given the burst, asked for as its first key is mapped.
+  let mapper: @Sendable (_ burst: [Key]) -> (Key) -> KeyResult<Action>
   let coalescing: Bool
   let quit: @Sendable () -> Void
 
@@ -106,6 +106,8 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
     let sequence: KeyActions
     /// The keys of the current burst not mapped yet.
     var waiting: ArraySlice<Key> = []
+    /// The current burst.
+    var burst: [Key] = []
     /// The current burst's map.
     var map: ((Key) -> KeyResult<Action>)?
 
@@ -114,9 +116,10 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
         if waiting.isEmpty {
           guard let burst = await bursts.next() else { break }
           waiting = burst[...]
+          self.burst = burst
           map = nil
         }
-        let map = self.map ?? sequence.mapper()
+        let map = self.map ?? sequence.mapper(burst)
         self.map = map
         var latest: Action?
         while let key = waiting.popFirst() {
