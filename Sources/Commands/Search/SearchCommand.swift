@@ -173,7 +173,8 @@ extension SearchFlow: RunnableFlow {
   /// The box typed live: each key edits the state's query and goes through the same debounce.
   /// Backspace deletes a character (a whole one: `é` and `한` are one key), Enter keeps the line,
   /// Esc — or `q` typed alone while the box is empty — quits. Keys read together (a paste) are
-  /// one change of the query, to all they typed; a `q` among them is typed.
+  /// one change of the query, to all they typed; a `q` among them is typed. The box holds at most
+  /// ``maxBoxBytes``: a key that would go past it is ignored.
   package var keys: KeyMap<SearchState, SearchAction>? {
     KeyMap(
       legend: "type to search · backspace deletes · Esc (or q on an empty box) quits",
@@ -182,7 +183,7 @@ extension SearchFlow: RunnableFlow {
       switch key {
       case .escape: return .quit
       case .character("q") where state.query.isEmpty && alone: return .quit
-      case .character(let character):
+      case .character(let character) where state.query.utf8.count < Self.maxBoxBytes:
         return .action(.queryChanged(state.query + String(character)))
       case .backspace where !state.query.isEmpty:
         return .action(.queryChanged(String(state.query.dropLast())))
@@ -190,6 +191,11 @@ extension SearchFlow: RunnableFlow {
       }
     }
   }
+
+  /// The most UTF-8 bytes the box holds, as much as an input line may (64 KiB). Each key of a
+  /// paste makes the query anew, so a paste of n bytes costs n² without a bound (a 1 MiB paste,
+  /// about a minute); at this bound, under half a second.
+  package static let maxBoxBytes = 65_536
 
   package func renderer(context: RunContext) -> SearchRenderer {
     SearchRenderer(output: context.output, elapsed: context.elapsed)

@@ -41,6 +41,20 @@ import Testing
     #expect(Self.describe(try Self.keys.map(key, Self.state(query: query))) == result)
   }
 
+  /// The box holds at most 64 KiB: a key past it is ignored, backspace still works (a paste
+  /// near the 1 MiB a read takes cost the square of its length).
+  @Test func theBoxStopsAtItsSize() throws {
+    let full = String(repeating: "a", count: SearchFlow.maxBoxBytes)
+    let keys = try Self.keys
+    #expect(Self.describe(keys.map(.character("b"), Self.state(query: full))) == "ignore")
+    #expect(
+      Self.describe(keys.map(.backspace, Self.state(query: full))).count == 6
+        + SearchFlow.maxBoxBytes - 1)
+    let almost = String(full.dropLast())
+    #expect(
+      Self.describe(keys.map(.character("é"), Self.state(query: almost))) == "typed \(almost)é")
+  }
+
   /// Each read starts from the query the state holds as the read begins, whatever the keys
   /// before it typed; within a read, each key edits what the keys before it made.
   @Test func aReadOfKeysEditsTheStatesQueryAsItIsWhenTheReadBegins() throws {
