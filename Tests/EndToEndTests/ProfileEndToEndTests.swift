@@ -8,6 +8,20 @@ import Testing
   /// curl's own start, which a busy machine can stretch past it.
   private static let noTimeout = "600s"
 
+  /// Options that contradict each other, or say nothing, are refused: `-i` with `--no-input`
+  /// (one asks for keys, the other for none) and an empty `--fail` message (it printed
+  /// `failed()`).
+  @Test(arguments: [
+    (["-i", "--no-input"], "Error: '-i' and '--no-input' cannot be used together"),
+    (["--fail", ""], "Error: '--fail' needs a message"),
+    (["--fail", "  "], "Error: '--fail' needs a message"),
+  ])
+  func contradictoryOrEmptyOptionsAreRefused(options: [String], error: String) async throws {
+    let outcome = try await LoadctlProcess.run(["profile", "--clock", "virtual"] + options)
+    #expect(outcome.termination == .exited(64))
+    #expect(outcome.stderr.hasPrefix(error), "\(outcome.stderr)")
+  }
+
   /// `--timeout` and `--kill-after` bound a command or curl: without `--exec` or `--url` they
   /// are refused, as in `search` (they were taken and did nothing).
   @Test(arguments: [

@@ -82,10 +82,24 @@ enum ValueValidator {
     return value
   }
 
+  /// Whether `text` holds only what a decimal number is written with — digits, a sign, a point,
+  /// an exponent — so that `Double(_:)`, which also reads hex floats (`0x10`), `inf` and `nan`,
+  /// reads it as a decimal number or not at all.
+  static func isDecimal(_ text: String) -> Bool {
+    text.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
+        UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        true
+      default: false
+      }
+    }
+  }
+
   /// `text` as a finite decimal number.
   /// - Throws: ``ValueProblem`` when it is not one.
   static func number(_ text: String, name: String) throws(ValueProblem) -> Double {
-    guard let value = Double(text), value.isFinite else {
+    guard isDecimal(text), let value = Double(text), value.isFinite else {
       throw ValueProblem("invalid number '\(text)' for '\(name)'")
     }
     return value

@@ -34,6 +34,10 @@ package enum ProfileSource: Sendable {
       throw UsageError.invalidValue(
         "'\(given[0].0)' and '\(given[1].0)' cannot be used together", command: "profile")
     }
+    if let fail, fail.allSatisfy(\.isWhitespace) {
+      throw UsageError.invalidValue(
+        "'--fail' needs a message, the failure the demo API reports", command: "profile")
+    }
     if fail != nil, !given.isEmpty {
       throw UsageError.invalidValue(
         "'--fail' only applies to the demo API, not to '\(given[0].0)'", command: "profile")

@@ -61,6 +61,15 @@ package enum Loadctl {
       return .answered(answer(script))
     case .run(var invocation):
       invocation.arguments = arguments
+      if invocation[CommandTable.interactiveOption], invocation[CommandTable.noInputOption] {
+        // One asks for keys even when the flow would end by itself, the other for none.
+        let failure = fail(
+          usage: .invalidValue(
+            "'-i' and '--no-input' cannot be used together", command: invocation.command),
+          json: invocation.json)
+        failure.report()
+        return .answered(.exit(failure.status))
+      }
       guard let runner = CommandTable.runner(for: invocation.command) else {
         let failure = fail(
           usage: .invalidValue("unknown subcommand '\(invocation.command)'", command: nil))

@@ -30,15 +30,7 @@ package enum PriceLine {
   /// Decimal numbers only, such as `101.25`, `-3`, `1e3`; `nan`, `inf` and hex floats are
   /// refused, because no feed means them, and so is a magnitude above ``maxMagnitude``.
   package static func parse(_ text: String) -> Result<Double, LineProblem> {
-    let decimal = text.utf8.allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"),
-        UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-        true
-      default: false
-      }
-    }
-    guard decimal, let value = Double(text), value.isFinite else {
+    guard ValueValidator.isDecimal(text), let value = Double(text), value.isFinite else {
       return .failure(LineProblem("not a price: '\(text)' (expected a number such as 101.25)"))
     }
     guard value.magnitude <= maxMagnitude else {

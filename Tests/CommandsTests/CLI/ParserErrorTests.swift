@@ -75,6 +75,8 @@ import Testing
     (["run", "--min", "abc", "http://h"], "invalid number 'abc' for '--min'"),
     (["run", "--min", "inf", "http://h"], "invalid number 'inf' for '--min'"),
     (["run", "--min=nan", "http://h"], "invalid number 'nan' for '--min'"),
+    (["run", "--min", "0x10", "http://h"], "invalid number '0x10' for '--min'"),
+    (["run", "--min", "0x1p4", "http://h"], "invalid number '0x1p4' for '--min'"),
     (
       ["run", "--policy", "fifo", "http://h"],
       "invalid value 'fifo' for '--policy' (choose from drop, latest, queue, parallel)"
