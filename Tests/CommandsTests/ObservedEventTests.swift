@@ -37,31 +37,40 @@ import Testing
     #expect(recorder.chromeTrace(at: end).contains(#""name":"load: idle → loading""#))
   }
 
-  /// Past its limit the recorder keeps no more slices (effects and sleeps) nor points, and the
-  /// trace says how many it dropped: a long run's trace stays bounded in memory (it kept every
-  /// slice, 1.27 GB for a 4 h timer at 10 ms).
-  @Test func theRecorderKeepsAtMostItsLimitOfSlicesAndPoints() throws {
-    let recorder = TraceRecorder(limit: 3)
-    for serial in 1...5 {
-      let time = Duration.milliseconds(serial)
-      recorder.observe(
-        .effectStarted(serial: serial, label: "tick", track: "tick"), args: [], at: time)
-      recorder.sleep(from: time, to: time + .microseconds(500), cancelled: false, effect: nil)
-      recorder.observe(.effectFinished(serial: serial, outcome: .finished), args: [], at: time)
-      recorder.observe(.instant("tick"), args: [], at: time)
+  /// Past its limit the recorder keeps no more effect slices, sleep slices or points, each kind
+  /// counted apart, and the trace says how many it dropped: a long run's trace stays bounded in
+  /// memory (it kept every slice, 1.27 GB for a 4 h timer at 10 ms), and a timer's one effect,
+  /// which ends after all its sleeps, is still kept.
+  @Test func theRecorderKeepsAtMostItsLimitOfEachKind() throws {
+    let timer = TraceRecorder(limit: 3)
+    timer.observe(.effectStarted(serial: 1, label: "timer", track: "timer"), args: [], at: .zero)
+    for tick in 1...9 {
+      let time = Duration.milliseconds(tick)
+      timer.sleep(from: time - .milliseconds(1), to: time, cancelled: false, effect: nil)
+      if tick <= 5 { timer.observe(.instant("tick"), args: [], at: time) }
     }
-    recorder.observe(
-      .effectStarted(serial: 6, label: "tick", track: "tick"), args: [], at: .milliseconds(6))
-    let trace = try JSONParser.parse(recorder.chromeTrace(at: .milliseconds(7)))
+    timer.observe(
+      .effectFinished(serial: 1, outcome: .cancelled), args: [], at: .milliseconds(10))
+    let trace = try JSONParser.parse(timer.chromeTrace(at: .milliseconds(10)))
     guard case .array(let events) = trace["traceEvents"] else {
       Issue.record("no traceEvents")
       return
     }
-    #expect(events.filter { $0["ph"] == "X" }.count == 3)
+    #expect(events.filter { $0["ph"] == "X" && $0["cat"] == "effect" }.count == 1)
+    #expect(events.filter { $0["ph"] == "X" && $0["cat"] == "sleep" }.count == 3)
     #expect(events.filter { $0["ph"] == "i" }.count == 3)
-    // 5 effects, 5 sleeps and the unfinished 6th: 11 slices, 3 kept; 5 points, 3 kept.
-    #expect(trace["otherData"]?["dropped_slices"] == 8)
+    #expect(trace["otherData"]?["dropped_slices"] == 6)
     #expect(trace["otherData"]?["dropped_instant_events"] == 2)
+
+    let effects = TraceRecorder(limit: 3)
+    for serial in 1...5 {
+      let time = Duration.milliseconds(serial)
+      effects.observe(
+        .effectStarted(serial: serial, label: "load", track: "load"), args: [], at: time)
+      effects.observe(.effectFinished(serial: serial, outcome: .finished), args: [], at: time)
+    }
+    let (slices, _, _) = effects.finish(at: .milliseconds(6))
+    #expect(slices.map(\.name) == ["load#1", "load#2", "load#3"])
   }
 
   @Test func theSpinnerCountsOnlyLoadingEffects() {

@@ -5,8 +5,8 @@ import LoadctlCore
 /// It listens to the same event stream the renderer prints (so it sees exactly what users see)
 /// plus the sleeps reported by ``TracingClock``. Slices are closed when their effect finishes;
 /// whatever is still open when the run ends is closed as `unfinished`, so the file is always
-/// complete, also after Ctrl-C. Memory is bounded: past ``limit`` slices (effects and sleeps) and
-/// past ``limit`` instant events, further ones are counted, not kept; the trace file says how many
+/// complete, also after Ctrl-C. Memory is bounded: past ``limit`` effect slices, ``limit`` sleep
+/// slices and ``limit`` instant events, further ones are counted, not kept; the trace file says how many
 /// (`otherData`: `dropped_slices`, `dropped_instant_events`).
 package final class TraceRecorder: Sendable {
   /// One finished span on a track.
@@ -29,6 +29,9 @@ package final class TraceRecorder: Sendable {
   struct State: Sendable {
     var open: [Int: Slice] = [:]
     var slices: [Slice] = []
+    /// How many of `slices` are effects, and how many sleeps: each kind is kept up to the limit.
+    var effectSlices = 0
+    var sleepSlices = 0
     var droppedSlices = 0
     var instants: [Instant] = []
     var droppedInstants = 0
@@ -36,7 +39,7 @@ package final class TraceRecorder: Sendable {
     var end: Duration = .zero
   }
 
-  /// The most slices kept, and the most instant events kept.
+  /// The most effect slices kept, the most sleep slices, and the most instant events.
   package let limit: Int
   private let state = Locked(State())
 
@@ -84,12 +87,15 @@ package final class TraceRecorder: Sendable {
     }
   }
 
-  /// Keeps a finished slice, or counts it once ``limit`` are kept.
+  /// Keeps a finished slice, or counts it once ``limit`` of its kind (effects, sleeps) are kept:
+  /// a long-running effect that ends last (a timer's) is kept however many sleeps came before.
   private func keep(_ slice: Slice, in state: inout State) {
-    guard state.slices.count < limit else {
+    let kept = slice.isSleep ? state.sleepSlices : state.effectSlices
+    guard kept < limit else {
       state.droppedSlices += 1
       return
     }
+    if slice.isSleep { state.sleepSlices += 1 } else { state.effectSlices += 1 }
     state.slices.append(slice)
   }
 
