@@ -96,6 +96,39 @@ import Testing
     await ChildProcesses.expectGone(pids)
   }
 
+  /// When loadctl dies at once, what its command started outside the group is killed where it
+  /// stands, not only once adopted after the command's own death: with no wait at all at the end
+  /// (`LOADCTL_TEST_ORPHAN_WAIT_MS=0`), nothing is left behind. On a busy machine, the death of a
+  /// command just killed can take longer than any wait; loadctl then ended first, and the two
+  /// processes went on running under init.
+  @Test(arguments: ["is interrupted twice", "is quit"])
+  func aForcedExitKillsWhatLeftTheGroupWithoutWaiting(how: String) async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let (first, second) = ("\(directory)/setsid", "\(directory)/timeout")
+    let loadctl = try LoadctlProcess.start(
+      [
+        "profile", "--json", "--timeout", "600s", "--kill-after", "600s", "--exec",
+        "trap '' TERM; "
+          + "setsid sh -c '\(Self.writePid(first)); exec sleep 600' & "
+          + "timeout 600 sh -c '\(Self.writePid(second)); exec sleep 600' & "
+          + "exec sleep 600",
+      ], environment: ["LOADCTL_TEST_ORPHAN_WAIT_MS": "0"])
+    let pids =
+      try await ChildProcesses.waitForPids(first, count: 1)
+      + ChildProcesses.waitForPids(second, count: 1)
+    if how == "is quit" {
+      loadctl.send(signal: SIGQUIT)
+    } else {
+      loadctl.send(signal: SIGINT)
+      try await loadctl.waitForLine(containing: #""action":"interrupt""#)
+      loadctl.send(signal: SIGINT)
+    }
+    let expected: Termination = how == "is quit" ? .signaled(SIGQUIT) : .signaled(SIGINT)
+    #expect(try await loadctl.waitForExit() == expected, "\(loadctl.transcript)")
+    await ChildProcesses.expectGone(pids)
+  }
+
   /// What a command starts in the background and ends on its own is reaped while the command
   /// runs: it stayed a zombie of loadctl's until the command ended, so a long feed that starts
   /// helpers filled the process table.

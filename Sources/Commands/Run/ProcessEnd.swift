@@ -23,12 +23,12 @@ package enum ProcessEnd: Sendable, Equatable {
   package func terminate() -> Never {
     switch self {
     case .exit(let status):
-      Subprocesses.terminateAllForExit()
+      Subprocesses.terminateAllForExit(orphanWait: UnixSignals.orphanWait)
       exitProcess(status)
     case .signal(let deadly):
       UnixSignals.die(by: deadly)
     case .brokenPipe:
-      Subprocesses.terminateAllForExit()
+      Subprocesses.terminateAllForExit(orphanWait: UnixSignals.orphanWait)
       dieByBrokenPipe()
     }
   }

@@ -142,7 +142,7 @@ public struct UnixSignals: AsyncSequence, Sendable {
   /// ``Subprocesses/terminateAllForExit()``): the process dies by `deadly`, whatever its other
   /// threads are doing.
   public static func die(by deadly: UnixSignal) -> Never {
-    Subprocesses.terminateAllForExit()
+    Subprocesses.terminateAllForExit(orphanWait: orphanWait)
     // Test-only hook (LOADCTL_TEST_DEATH_DELAY_MS): widens the moment between the kill and the
     // death, which a loaded machine can make as long, to prove that nothing happens in it.
     if let delay = getenv("LOADCTL_TEST_DEATH_DELAY_MS").flatMap({ UInt32(String(cString: $0)) }) {
@@ -155,6 +155,18 @@ public struct UnixSignals: AsyncSequence, Sendable {
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
     raise(deadly.number)
     _exit(deadly.shellStatus)
+  }
+
+  /// How long the process's end waits for what it killed below it to die (see
+  /// ``Subprocesses/terminateAll(orphanWait:)``): 2 s.
+  ///
+  /// Test-only hook (`LOADCTL_TEST_ORPHAN_WAIT_MS`): a shorter wait, down to none, proves that
+  /// what a command started outside its group is killed where it stands, not only once adopted.
+  package static var orphanWait: Duration {
+    guard let text = getenv("LOADCTL_TEST_ORPHAN_WAIT_MS"),
+      let milliseconds = Int(String(cString: text)), (0...2000).contains(milliseconds)
+    else { return .seconds(2) }
+    return .milliseconds(milliseconds)
   }
 
   /// Stops the process by SIGTSTP's default action, its commands' process groups first (SIGSTOP:

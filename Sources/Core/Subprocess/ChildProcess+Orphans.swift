@@ -54,30 +54,71 @@
       }
     }
 
-    /// Kills every adopted process, whatever its tag: for the process's own end, after SIGKILL
-    /// went to every command's group.
+    /// Kills every process below this one, whatever its tag and however deep: for the process's
+    /// own end, after SIGKILL went to every command's group.
     ///
     /// A process that left a command's group (`setsid cmd &`) is adopted only once its parent
-    /// has died, and a SIGKILL just sent has not always done that yet: were this process to end
-    /// first, the orphan would go to init and outlive it. So it kills what is adopted until every
-    /// child of this process is dead (a zombie: its children are then adopted too), for
-    /// `deadline` at most; nothing is reaped, since the process is about to end. The deadline is
-    /// long because dying is: a child that holds gigabytes takes hundreds of milliseconds to
-    /// finish its exit, and only then are its orphans adopted. It is spent only while a child is
-    /// still dying.
+    /// has died, and the SIGKILL just sent has not always done that yet; were this process to end
+    /// first, the orphan would go to init and outlive it. So the whole tree is walked and every
+    /// live process in it gets SIGKILL where it stands (its group too, when it leads one), before
+    /// any wait: what is killed this way can start nothing more. Then, for `deadline` at most, the
+    /// walk is repeated until nothing below is alive, for what a dying process started in its
+    /// last moment; nothing is reaped, since the process is about to end. The commands and
+    /// watchers themselves are checked by pid, so a walk that misses one (a child moves to
+    /// another thread when its parent thread ends) cannot end the wait early.
     static func killAllOrphans(deadline: Duration = .seconds(2)) {
       let clock = ContinuousClock()
       let end = clock.now.advanced(by: deadline)
       let me = getpid()
       while true {
-        sweep(killing: { _, _ in true }, rounds: 1, reap: false)
-        let living = children(of: me).contains { pid in
-          guard let (state, _) = status(of: pid) else { return false }
-          return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
+        let living = spawnLock.withLock { _ in
+          let known = Subprocesses.registry.withLock { $0.known }
+          let below = killDescendants(of: me, besides: known)
+          return below || known.contains { isAlive($0) }
         }
         guard living, clock.now < end else { return }
         usleep(500)
       }
+    }
+
+    /// Sends SIGKILL to every live process below `me` that is not in `known` (and to its group,
+    /// when it leads one); returns whether any process below `me` was alive.
+    ///
+    /// A process's children are read before its state, and `me`'s own children are read again
+    /// until no new one appears: a process seen dead may have died after its parent's list was
+    /// read, and what it started is then `me`'s, in the next list. (Reading a list and then the
+    /// states of what it names, a process that died in between hid its children: the wait at the
+    /// end took its command for dead with nothing alive below, and returned too early.) A process
+    /// is visited once; a walk visits at most ``walkLimit``.
+    private static func killDescendants(of me: pid_t, besides known: Set<pid_t>) -> Bool {
+      var seen: Set<pid_t> = [me]
+      var living = false
+      while seen.count <= walkLimit {
+        var queue = children(of: me).filter { !seen.contains($0) }
+        guard !queue.isEmpty else { break }
+        while let pid = queue.popLast(), seen.count <= walkLimit {
+          guard seen.insert(pid).inserted else { continue }
+          queue += children(of: pid)
+          guard let (state, group) = status(of: pid), state != UInt8(ascii: "Z"),
+            state != UInt8(ascii: "X")
+          else { continue }
+          living = true
+          if !known.contains(pid) {
+            if group == pid { kill(-pid, SIGKILL) }
+            kill(pid, SIGKILL)
+          }
+        }
+      }
+      return living
+    }
+
+    /// At most this many processes are visited by one walk of the tree below this process.
+    static let walkLimit = 100_000
+
+    /// Whether `pid` exists and is not a zombie.
+    private static func isAlive(_ pid: pid_t) -> Bool {
+      guard let (state, _) = status(of: pid) else { return false }
+      return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
     }
 
     /// When a reader last reaped the adopted processes that had ended.
@@ -112,7 +153,7 @@
     /// groups too, when they lead one) and are reaped; ended ones are reaped. Repeats until a
     /// round kills nothing, at most `rounds` times.
     private static func sweep(
-      killing: (_ tag: Int?, _ group: pid_t) -> Bool, rounds: Int = 64, reap: Bool = true
+      killing: (_ tag: Int?, _ group: pid_t) -> Bool, rounds: Int = 64
     ) {
       let me = getpid()
       for _ in 0..<rounds {
@@ -122,7 +163,7 @@
           for pid in children(of: me) where !known.contains(pid) {
             guard let (state, group) = status(of: pid) else { continue }
             if state == UInt8(ascii: "Z") {
-              if reap { _ = waitpid(pid, nil, WNOHANG) }
+              _ = waitpid(pid, nil, WNOHANG)
               continue
             }
             guard killing(commandNumber(of: pid, in: me), group) else { continue }
@@ -132,7 +173,7 @@
           }
           return killed
         }
-        guard reap, !killed.isEmpty else { return }
+        guard !killed.isEmpty else { return }
         for pid in killed {
           while waitpid(pid, nil, 0) < 0, errno == EINTR {}
         }
@@ -140,7 +181,8 @@
     }
 
     /// The children of process `me`, from each of its threads' `children` list (a process adopted
-    /// through a subreaper is the child of one of its threads).
+    /// through a subreaper, or spawned by a thread other than the first, is the child of one of
+    /// its threads).
     private static func children(of me: pid_t) -> [pid_t] {
       guard let threads = directory("/proc/\(me)/task") else { return [] }
       var children: [pid_t] = []

@@ -28,13 +28,15 @@ public enum Subprocesses {
 
   static let registry = Locked(Registry())
 
-  /// Sends SIGKILL to every live group, synchronously.
+  /// Sends SIGKILL to every live group, synchronously; the reader threads reap what dies, and
+  /// runners still waiting report `killed by SIGKILL`.
   ///
-  /// It only signals (one lock, no allocation); the reader threads reap what dies, and runners
-  /// still waiting report `killed by SIGKILL`.
-  public static func terminateAll() {
+  /// While orphans are adopted (``adoptOrphans()``), every process below this one gets SIGKILL
+  /// too, wherever it stands, and the call waits up to `orphanWait` for them to die, so that none
+  /// is left to init.
+  public static func terminateAll(orphanWait: Duration = .seconds(2)) {
     signalAll(SIGKILL)
-    if isAdopting { ChildProcess.killAllOrphans() }
+    if isAdopting { ChildProcess.killAllOrphans(deadline: orphanWait) }
   }
 
   /// Sends SIGKILL to every live group for the process's own end, which must follow at once
@@ -43,9 +45,9 @@ public enum Subprocesses {
   /// From this call on, no runner learns that its command died: reader threads stop before
   /// reaping, so nothing the rest of the process does before it ends can take the kill for the
   /// command's own end and report it (an `end` line, an exit status instead of the signal).
-  public static func terminateAllForExit() {
+  public static func terminateAllForExit(orphanWait: Duration = .seconds(2)) {
     registry.withLock { $0.exiting = true }
-    terminateAll()
+    terminateAll(orphanWait: orphanWait)
   }
 
   /// Stops every live group (SIGSTOP), so that suspending this process suspends its commands.

@@ -37,7 +37,16 @@ enum ChildProcesses {
     try? await Polling.until("\(pids) to be gone", every: .milliseconds(20)) {
       !pids.contains(where: exists)
     }
-    #expect(pids.filter(exists) == [], "still running or unreaped")
+    #expect(pids.filter(exists) == [], "still running or unreaped: \(pids.map(describe))")
+  }
+
+  /// `pid`, its state letter and its parent, from `/proc/PID/stat`, for a failure's message.
+  static func describe(_ pid: Int32) -> String {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return "\(pid) gone" }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return "\(pid) \(fields.first ?? "?") parent \(fields.dropFirst().first ?? "?")"
   }
 
   /// Waits until `pid` no longer runs (gone or a zombie); `false` if the failsafe ended the wait.
