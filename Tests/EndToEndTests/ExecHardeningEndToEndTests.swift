@@ -146,25 +146,39 @@ import Testing
     let scratch = try ChildProcesses.scratch()
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let headers = ["--header", "Authorization: Bearer S3CRET", "--header", "X-Key:S3CRET"]
-    // Nothing listens on port 1: the request fails at once, after the start event.
-    let url = command == "search" ? "http://127.0.0.1:1/s?q={query}" : "http://127.0.0.1:1/p"
+    // Nothing listens on port 1: the request fails at once, after the start event. A query
+    // parameter named as a secret is redacted as a header value is.
+    let url =
+      command == "search"
+      ? "http://127.0.0.1:1/s?q={query}&access_token=S3CRET"
+      : "http://127.0.0.1:1/p?v=2&api_key=S3CRET"
+    let shown =
+      command == "search"
+      ? "http://127.0.0.1:1/s?q={query}&access_token=<redacted>"
+      : "http://127.0.0.1:1/p?v=2&api_key=<redacted>"
     let query = command == "search" ? ["q"] : []
     for json in [true, false] {
-      let trace = scratch + "/trace-\(json).json"
+      let (trace, recording) = (scratch + "/trace-\(json).json", scratch + "/rec-\(json).jsonl")
       let outcome = try await LoadctlProcess.run(
-        [command, "--url", url, "--trace", trace, "--timeline"] + (json ? ["--json"] : [])
-          + headers + Self.noTimeout + query)
+        [command, "--url", url, "--trace", trace, "--timeline", "--record", recording]
+          + (json ? ["--json"] : []) + headers + Self.noTimeout + query)
       #expect(outcome.termination == .exited(1), "\(outcome)")
       let everything = outcome.stdout.joined(separator: "\n") + outcome.stderr
       #expect(!everything.contains("S3CRET"), "\(outcome)")
       let traced = try String(contentsOfFile: trace, encoding: .utf8)
       #expect(!traced.contains("S3CRET"), "\(traced)")
       #expect(traced.contains("Authorization: <redacted>"), "\(traced)")
+      let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+      #expect(!recorded.contains("S3CRET"), "\(recorded)")
+      // The redacted command line still replays the run as it printed it.
+      let replay = try await LoadctlProcess.run(["replay", "--check", recording])
+      #expect(replay.termination == .exited(0), "\(replay)")
       if json {
         let start = try JSONEvent(parsing: try #require(outcome.stdout.first))
         #expect(
           start.value(at: "options.headers") as? [String]
             == ["Authorization: <redacted>", "X-Key: <redacted>"])
+        #expect(start.value(at: "options.url") as? String == shown, "\(start)")
       }
     }
   }

@@ -1,9 +1,10 @@
-/// The parts of a URL's authority, split by shape alone, and its credentials kept out of output.
+/// The parts of a URL's authority, split by shape alone, and its secrets kept out of output.
 ///
 /// `--url`'s option check needs it to tell what a host is (`host`, `host:port`, `[v6]`,
-/// `[v6]:port`) without Foundation's URL parser. Every message that quotes a URL passes it
-/// through ``redactingLikelyUserinfo(_:)`` first, so a password typed into a URL is never
-/// printed, even when the URL is malformed.
+/// `[v6]:port`) without Foundation's URL parser. Every output that shows a URL (an event, a
+/// recording, a trace, a message) passes it through ``redactingSecrets(_:)`` or, for text that
+/// may be malformed, ``redactingLikelySecrets(_:)`` first: a password typed into a URL and the
+/// value of a parameter named as a secret (`api_key=…`, `access_token=…`) are never printed.
 enum URLAuthority {
   /// What output shows in place of a secret: a URL's userinfo, a `--header` value.
   static let redacted = "<redacted>"
@@ -58,4 +59,81 @@ enum URLAuthority {
     guard let at = authority.lastIndex(of: "@") else { return text }
     return text[..<start] + redacted + text[at...]
   }
+
+  /// `url` as output shows it: ``redactingUserinfo(_:)``, then ``redactingSecretParameters(_:)``.
+  static func redactingSecrets(_ url: String) -> String {
+    redactingSecretParameters(redactingUserinfo(url))
+  }
+
+  /// `text`, given as a URL but perhaps malformed, as a message shows it:
+  /// ``redactingLikelyUserinfo(_:)``, then ``redactingSecretParameters(_:)``.
+  static func redactingLikelySecrets(_ text: String) -> String {
+    redactingSecretParameters(redactingLikelyUserinfo(text))
+  }
+
+  /// `text` with the value of every query or fragment parameter whose name says it holds a
+  /// secret replaced by ``redacted``: `https://h/p?q=swift&api_key=abc` becomes
+  /// `https://h/p?q=swift&api_key=<redacted>`.
+  ///
+  /// Parameters are the `&`- or `;`-separated `name=value` pairs after the first `?` and after
+  /// the first `#`. A name is compared lowercased, percent-decoded and without `-`, `_` and `.`
+  /// (see ``isSecretName(_:)``). An empty value is left as it is, and so is everything else.
+  static func redactingSecretParameters(_ text: String) -> String {
+    guard let start = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return text }
+    var result = String(text[...start])
+    var name = ""
+    var (inName, secret, hidden) = (true, false, false)
+    for character in text[text.index(after: start)...] {
+      if character == "&" || character == ";" || character == "#" {
+        if hidden { result += redacted }
+        result.append(character)
+        (name, inName, secret, hidden) = ("", true, false, false)
+      } else if inName {
+        result.append(character)
+        if character == "=" {
+          inName = false
+          secret = isSecretName(name)
+        } else {
+          name.append(character)
+        }
+      } else if secret {
+        hidden = true
+      } else {
+        result.append(character)
+      }
+    }
+    if hidden { result += redacted }
+    return result
+  }
+
+  /// Whether a URL parameter named `name` holds a secret by its name: it is `key`, `sig`,
+  /// `pwd`, `pass`, `auth`, `otp` or `sid`, or it contains `token`, `secret`, `passw`,
+  /// `passphrase`, `apikey`, `accesskey`, `privatekey`, `signature`, `credential`, `session`,
+  /// `cookie`, `jwt`, `bearer`, `authorization` or `oauth` — after lowercasing, percent-decoding
+  /// and dropping `-`, `_` and `.` (`X-Amz-Signature`, `api_key`, `access_token`).
+  static func isSecretName(_ name: String) -> Bool {
+    var bytes: [UInt8] = []
+    var utf8 = Array(name.utf8)[...]
+    while let byte = utf8.popFirst() {
+      if byte == UInt8(ascii: "%"), utf8.count >= 2,
+        let decoded = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+      {
+        utf8 = utf8.dropFirst(2)
+        bytes.append(decoded)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    let normalized = String(decoding: bytes, as: UTF8.self).lowercased().filter {
+      !"-_.".contains($0)
+    }
+    return exactSecretNames.contains(normalized)
+      || secretNameParts.contains { normalized.contains($0) }
+  }
+
+  private static let exactSecretNames: Set = ["key", "sig", "pwd", "pass", "auth", "otp", "sid"]
+  private static let secretNameParts = [
+    "token", "secret", "passw", "passphrase", "apikey", "accesskey", "privatekey", "signature",
+    "credential", "session", "cookie", "jwt", "bearer", "authorization", "oauth",
+  ]
 }

@@ -64,10 +64,10 @@ package struct UsageError: Error, Equatable, Sendable {
     Self(.misplacedOption, "option '\(text)' must come after its subcommand", command: nil)
   }
 
-  /// `text` is shown as a URL would be (``URLAuthority/redactingLikelyUserinfo(_:)``): it may
+  /// `text` is shown as a URL would be (``URLAuthority/redactingLikelySecrets(_:)``): it may
   /// be a URL with a password, typed without its option.
   static func unknownSubcommand(_ text: String, suggestion: String?) -> Self {
-    let shown = URLAuthority.redactingLikelyUserinfo(text)
+    let shown = URLAuthority.redactingLikelySecrets(text)
     return Self(
       .unknownSubcommand, "unknown subcommand '\(shown)'", command: nil, suggestion: suggestion)
   }
@@ -99,10 +99,10 @@ package struct UsageError: Error, Equatable, Sendable {
     Self(.missingArgument, "missing argument '\(name)'", command: command)
   }
 
-  /// `text` is shown as a URL would be (``URLAuthority/redactingLikelyUserinfo(_:)``): it may
+  /// `text` is shown as a URL would be (``URLAuthority/redactingLikelySecrets(_:)``): it may
   /// be a URL with a password, typed without its option.
   static func unexpectedArgument(_ text: String, command: String?) -> Self {
-    let shown = URLAuthority.redactingLikelyUserinfo(text)
+    let shown = URLAuthority.redactingLikelySecrets(text)
     return Self(.unexpectedArgument, "unexpected argument '\(shown)'", command: command)
   }
 }

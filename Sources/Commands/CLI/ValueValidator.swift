@@ -58,7 +58,7 @@ enum ValueValidator {
     case .url:
       guard isURL(text) else {
         throw ValueProblem(
-          "invalid URL '\(URLAuthority.redactingLikelyUserinfo(text))' for '\(name)' (use "
+          "invalid URL '\(URLAuthority.redactingLikelySecrets(text))' for '\(name)' (use "
             + "scheme://host, such as http://localhost:8080)")
       }
     case .choice(let choices):

@@ -79,7 +79,8 @@ package enum ProfileSource: Sendable {
       let shown = headers.map { JSONValue.string(ExternalCommand.redacted(header: $0)) }
       self = .url(
         request,
-        options: [("source", "url"), ("url", .string(url))] + times + [("headers", .array(shown))])
+        options: [("source", "url"), ("url", .string(URLAuthority.redactingSecrets(url)))] + times
+          + [("headers", .array(shown))])
     } else if let exec {
       self = .command(
         ExternalCommand.shell(exec, killAfter: killAfter), timeout: timeout,

@@ -93,7 +93,8 @@ package struct SearchSource: Sendable {
       pairs = [("source", "corpus"), ("corpus", .string(path)), ("names", .int(names))]
     case .url(let template, _, let headers, let limits):
       pairs =
-        [("source", "url"), ("url", .string(template.template))] + Self.options(limits)
+        [("source", "url"), ("url", .string(URLAuthority.redactingSecrets(template.template)))]
+        + Self.options(limits)
         + [("headers", .array(headers.map { .string(ExternalCommand.redacted(header: $0)) }))]
     case .exec(let template, _, let limits):
       pairs = [("source", "exec"), ("exec", .string(template.template))] + Self.options(limits)

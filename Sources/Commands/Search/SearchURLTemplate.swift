@@ -49,19 +49,20 @@ package struct SearchURLTemplate: Sendable, Equatable {
   /// Reads the body as a JSON array of strings.
   /// - Throws: `LoadFailure` naming the URL when the body is anything else.
   package static func decode(_ body: [UInt8], from url: String) throws(LoadFailure) -> [String] {
+    let shown = URLAuthority.redactingSecrets(url)
     let value: JSONValue
     do throws(JSONParser.Failure) {
       value = try JSONParser.parse(bytes: body)
     } catch {
-      throw LoadFailure("response from \(url) is not JSON: \(error)")
+      throw LoadFailure("response from \(shown) is not JSON: \(error)")
     }
     guard case .array(let elements) = value else {
-      throw LoadFailure("response from \(url) is not a JSON array of strings")
+      throw LoadFailure("response from \(shown) is not a JSON array of strings")
     }
     var names: [String] = []
     for element in elements {
       guard case .string(let name) = element else {
-        throw LoadFailure("response from \(url) is not a JSON array of strings")
+        throw LoadFailure("response from \(shown) is not a JSON array of strings")
       }
       names.append(name)
     }

@@ -80,6 +80,50 @@ import Testing
     #expect(ExternalCommand.urlProblem("https://h/me@x") == nil)
   }
 
+  /// A query or fragment parameter named as a secret is shown without its value; others, and
+  /// an empty value, as they are.
+  @Test(arguments: [
+    ("https://h/p?q=swift&api_key=abc", "https://h/p?q=swift&api_key=<redacted>"),
+    ("https://h/p?access_token=abc&q=1", "https://h/p?access_token=<redacted>&q=1"),
+    (
+      "https://h/?X-Amz-Signature=f00;X-Amz-Credential=a%2Fb",
+      "https://h/?X-Amz-Signature=<redacted>;X-Amz-Credential=<redacted>"
+    ),
+    ("https://h/?key=a=b=c&token=", "https://h/?key=<redacted>&token="),
+    ("https://h/cb#state=s&id_token=abc", "https://h/cb#state=s&id_token=<redacted>"),
+    ("https://h/?q=1#access_token=abc", "https://h/?q=1#access_token=<redacted>"),
+    ("https://h/?api%5Fkey=abc", "https://h/?api%5Fkey=<redacted>"),
+    (
+      "https://h/?PASSWORD=abc&author=me&keyword=k",
+      "https://h/?PASSWORD=<redacted>&author=me&keyword=k"
+    ),
+    ("https://h/?q={query}&sig=x", "https://h/?q={query}&sig=<redacted>"),
+    ("https://h/p", "https://h/p"), ("https://h/?token", "https://h/?token"),
+    ("https://h/?a=1?token=2", "https://h/?a=1?token=2"),
+  ])
+  func aSecretParametersValueIsRedacted(url: String, shown: String) {
+    #expect(URLAuthority.redactingSecretParameters(url) == shown)
+    #expect(URLAuthority.redactingSecrets(url) == shown)
+    // Redacting again changes nothing: a replay shows what the run showed.
+    #expect(URLAuthority.redactingSecrets(shown) == shown)
+  }
+
+  /// A recording's command line redacts `--header` and `--url` values only: an `--exec`
+  /// command is printed verbatim in `start`, and its replay must print it the same.
+  @Test func aRecordedCommandLineRedactsOnlyHeaderAndURLValues() {
+    let arguments = [
+      "profile", "--url", "http://h/?token=S3CRET", "--url=http://h/?key=S3CRET", "--header",
+      "Authorization: S3CRET", "--header=X-Key: S3CRET", "--exec",
+      "curl -s 'http://me:pw@h/?token=abc' # keep", "--", "--url", "http://h/?token=abc",
+    ]
+    #expect(
+      RecordedArguments.redacted(arguments) == [
+        "profile", "--url", "http://h/?token=<redacted>", "--url=http://h/?key=<redacted>",
+        "--header", "Authorization: <redacted>", "--header=X-Key: <redacted>", "--exec",
+        "curl -s 'http://me:pw@h/?token=abc' # keep", "--", "--url", "http://h/?token=abc",
+      ])
+  }
+
   @Test func aHeaderIsShownByItsNameOnly() {
     #expect(
       ExternalCommand.redacted(header: "Authorization: Bearer x") == "Authorization: <redacted>")
