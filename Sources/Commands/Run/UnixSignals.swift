@@ -139,7 +139,7 @@ public struct UnixSignals: AsyncSequence, Sendable {
   /// aborts when its child really died by SIGINT. Flush output before calling this. Child
   /// process groups still alive (a forced exit does not wait for their teardown) get SIGKILL
   /// first, so none outlives loadctl, and no runner reports that kill (see
-  /// ``Subprocesses/terminateAllForExit()``): the process dies by `deadly`, whatever its other
+  /// ``Subprocesses/terminateAllForExit(orphanWait:)``): the process dies by `deadly`, whatever its other
   /// threads are doing.
   public static func die(by deadly: UnixSignal) -> Never {
     Subprocesses.terminateAllForExit(orphanWait: orphanWait)

@@ -14,7 +14,7 @@
 /// gets SIGTERM, then SIGKILL after ``killAfter``. Once the command has ended, in every path, the
 /// group gets SIGKILL so that what it left behind (`sleep 100 &`) goes too. A lifeline watcher in
 /// the group kills it if this process dies in any way, `kill -9` included; see
-/// ``Subprocesses/terminateAll()`` for the app's own exit.
+/// ``Subprocesses/terminateAll(orphanWait:)`` for the app's own exit.
 ///
 /// ```swift
 /// let output = try await Subprocess.shell("uname -r").output()

@@ -18,7 +18,7 @@ public enum Subprocesses {
     var tags: Set<Int> = []
     /// When the latest SIGKILL of any teardown so far is (or was) due.
     var lastKillDue: ContinuousClock.Instant?
-    /// Set by ``terminateAllForExit()``: reader threads then reap and report nothing.
+    /// Set by ``terminateAllForExit(orphanWait:)``: reader threads then reap and report nothing.
     var exiting = false
     /// Set by ``adoptOrphans()``.
     var adopting = false
