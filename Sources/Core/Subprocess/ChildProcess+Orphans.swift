@@ -151,19 +151,21 @@
 
     /// One sweep: adopted children whose command number and group satisfy `killing` get SIGKILL (their
     /// groups too, when they lead one) and are reaped; ended ones are reaped. Repeats until a
-    /// round kills nothing, at most `rounds` times.
+    /// round neither kills nor reaps, at most `rounds` times: a child that ended after the round
+    /// read its list handed what it had started to this process too late for that list.
     private static func sweep(
       killing: (_ tag: Int?, _ group: pid_t) -> Bool, rounds: Int = 64
     ) {
       let me = getpid()
       for _ in 0..<rounds {
-        let killed: [pid_t] = spawnLock.withLock { _ in
+        let (killed, reaped): ([pid_t], Bool) = spawnLock.withLock { _ in
           let known = Subprocesses.registry.withLock { $0.known }
           var killed: [pid_t] = []
+          var reaped = false
           for pid in children(of: me) where !known.contains(pid) {
             guard let (state, group) = status(of: pid) else { continue }
             if state == UInt8(ascii: "Z") {
-              _ = waitpid(pid, nil, WNOHANG)
+              reaped = waitpid(pid, nil, WNOHANG) == pid || reaped
               continue
             }
             guard killing(commandNumber(of: pid, in: me), group) else { continue }
@@ -171,9 +173,9 @@
             kill(pid, SIGKILL)
             killed.append(pid)
           }
-          return killed
+          return (killed, reaped)
         }
-        guard !killed.isEmpty else { return }
+        guard !killed.isEmpty || reaped else { return }
         for pid in killed {
           while waitpid(pid, nil, 0) < 0, errno == EINTR {}
         }
