@@ -113,15 +113,29 @@ def main():
         if child.poll() is None:
             child.kill()
             error = "did not exit"
-        while pump(0):
-            ready, _, _ = select.select([master], [], [], 0)
-            if not ready:
-                break
     except Exception as exc:  # report, then clean up
         error = str(exc)
         child.kill()
     child.wait()
     after = termios.tcgetattr(slave)
+    # The kernel hands what the command wrote last to this side later, on a worker: with the
+    # terminal's other side closed, reading goes on until EIO, which comes only after it.
+    os.close(slave)
+    deadline = time.monotonic() + FAILSAFE
+    while True:
+        if time.monotonic() > deadline:
+            error = error or "the terminal stayed open after the command ended"
+            break
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if not ready:
+            continue
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        output += data
     code = child.returncode
     print(json.dumps({
         "exit": code if code >= 0 else None,
