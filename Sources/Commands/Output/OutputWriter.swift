@@ -32,7 +32,7 @@ public final class OutputWriter: Sendable {
   }
 
   /// Why writing stopped.
-  private enum Failure {
+  enum Failure: Equatable {
     case brokenPipe
     case error(Int32)
   }
@@ -146,15 +146,22 @@ public final class OutputWriter: Sendable {
   /// Writes all bytes, retrying short writes and `EINTR` and waiting out `EAGAIN`.
   ///
   /// With `waiting` false it writes only while `poll` says the descriptor is ready, at most a
-  /// pipe's atomic size at a time, and gives up (silently) when it is not.
-  private static func writeAll(fd: Int32, _ raw: UnsafeRawBufferPointer, waiting: Bool)
-    -> Failure?
-  {
+  /// pipe's atomic size at a time and, where the bytes allow, whole lines only, and gives up
+  /// (silently) when it is not: what a reader gets of a forced exit's last events ends with a
+  /// whole line, unless one line alone is longer than that size.
+  static func writeAll(fd: Int32, _ raw: UnsafeRawBufferPointer, waiting: Bool) -> Failure? {
     guard var base = raw.baseAddress else { return nil }
     var remaining = raw.count
     while remaining > 0 {
       if !waiting, !isWritable(fd, timeout: 0) { return nil }
-      let written = systemWrite(fd, base, waiting ? remaining : min(remaining, Int(PIPE_BUF)))
+      var count = waiting ? remaining : min(remaining, Int(PIPE_BUF))
+      if count < remaining,
+        let newline = UnsafeRawBufferPointer(start: base, count: count).lastIndex(
+          of: UInt8(ascii: "\n"))
+      {
+        count = newline + 1
+      }
+      let written = systemWrite(fd, base, count)
       if written < 0 {
         switch errno {
         case EINTR: continue

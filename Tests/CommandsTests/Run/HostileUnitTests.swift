@@ -29,6 +29,27 @@ import Testing
     #expect(writer.failure == ENOSPC)
   }
 
+  #if os(Linux)
+    /// A flush that may not wait (a forced exit) stops at a line's end when the pipe fills: its
+    /// reader never gets a torn JSON line. The pipe holds one 4096-byte slot; three 1,500-byte lines
+    /// fit two whole ones, and it used to write 4,096 bytes, cutting the third.
+    @Test func aFlushThatMayNotWaitEndsAtALinesEnd() throws {
+      var fds: [Int32] = [0, 0]
+      #expect(pipe(&fds) == 0)
+      defer { for fd in fds { close(fd) } }
+      let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, <linux/fcntl.h>
+      try #require(fcntl(fds[1], setPipeSize, 4096) == 4096)
+      let line = [UInt8](repeating: UInt8(ascii: "x"), count: 1499) + [UInt8(ascii: "\n")]
+      let bytes = line + line + line
+      let failure = bytes.withUnsafeBytes { OutputWriter.writeAll(fd: fds[1], $0, waiting: false) }
+      #expect(failure == nil)
+      var read = [UInt8](repeating: 0, count: 8192)
+      let count = Glibc.read(fds[0], &read, read.count)
+      #expect(count == 3000)
+      #expect(count > 0 && read[count - 1] == UInt8(ascii: "\n"))
+    }
+  #endif
+
   /// Once stdout failed (here `/dev/full`; a reader that left is the same), events still reach
   /// the recording: whether a failed write or the stdout watcher notices first must not decide
   /// what the recording holds.
