@@ -405,6 +405,51 @@ import Testing
     #expect(closed.stderr == "141\n", "\(file)")
   }
 
+  /// `--check`'s verdict is output too: a stdout that cannot take it ends with 74 and its
+  /// `Error:` line (it ended 0, the verdict lost), and a reader that left with SIGPIPE.
+  @Test func aCheckWhoseVerdictCannotBeWrittenEndsAsARunWould() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("counter.jsonl")
+    let record = try await LoadctlProcess.run(["counter", "+", "+", "--record", file])
+    #expect(record.termination == .exited(0), "\(record.stderr)")
+    for until in [[], ["--until", "1ms"]] {
+      let full = try await LoadctlProcess.run(
+        executable: "/bin/bash",
+        arguments: [
+          "-c", "\"$0\" replay --check \"$@\" >/dev/full", try BinaryLocator.locate(), file,
+        ] + until)
+      #expect(full.termination == .exited(74), "\(file) \(until)\n\(full.stderr)")
+      #expect(
+        full.stderr == "Error: cannot write to stdout: No space left on device\n", "\(file)")
+    }
+  }
+
+  /// A replayed timer tick may say it missed any number of deadlines: the `late` lint
+  /// saturates instead of trapping (2^53 missed at `--interval 5h` overflowed a `Duration`).
+  @Test func aTickThatMissedAbsurdlyManyDeadlinesReplaysWithoutTrapping() async throws {
+    let scratch = try Scratch()
+    let file = scratch.path("timer.jsonl")
+    let record = try await LoadctlProcess.run(
+      [
+        "timer", "--clock", "virtual", "--json", "--record", file, "--ticks", "1", "--interval",
+        "5h",
+      ])
+    #expect(record.termination == .exited(0), "\(record.stderr)")
+    let huge = "\"missed\":9007199254740992,"
+    let edited = try Recorded.lines(file).map {
+      $0.replacingOccurrences(of: "\"missed\":0,", with: huge) + "\n"
+    }
+    #expect(edited.contains { $0.contains(huge) })
+    let copy = scratch.path("edited.jsonl")
+    try edited.joined().write(toFile: copy, atomically: true, encoding: .utf8)
+    for check in [["--check"], ["--json"]] {
+      let replay = try await Self.replay(check + [copy])
+      let message = "\(copy)\n\(replay.transcript)"
+      #expect([.exited(0), .exited(4)].contains(replay.termination), "\(message)")
+      #expect(!replay.stderrText.contains("Fatal error"), "\(message)")
+    }
+  }
+
   // MARK: Refusals
 
   /// A header a replay reads (`counter +` on virtual time).

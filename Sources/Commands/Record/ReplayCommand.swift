@@ -164,17 +164,27 @@ package enum ReplayCommand {
       return .exit(ExitStatus.badInput)
     }
     if checkOnly, let until = session.until, session.stoppedEarly {
-      Loadctl.printOut(
+      return printVerdict(
         "replay matches '\(path.escapingControlCharacters)' up to "
           + "\(EventOutput.formatElapsed(until).trimmingSpaces): \(session.matched) events\n")
-      return .exit(ExitStatus.completed)
     }
     if checkOnly {
-      Loadctl.printOut(
+      return printVerdict(
         "replay matches '\(path.escapingControlCharacters)': \(session.matched) events, "
           + "the run ended with status \(end.status)\n")
-      return .exit(ExitStatus.completed)
     }
     return .exit(end.status)
+  }
+
+  /// Prints `--check`'s verdict and ends with 0, or as a run whose stdout fails does: quietly by
+  /// SIGPIPE for a reader that left, else with 74 and its `Error:` line.
+  private static func printVerdict(_ text: String) -> ProcessEnd {
+    let writer = OutputWriter(fileDescriptor: 1)
+    writer.write(text)
+    writer.flush()
+    guard writer.isBroken else { return .exit(ExitStatus.completed) }
+    guard let code = writer.failure, code != EPIPE else { return .brokenPipe }
+    Loadctl.printErr(ErrorLine.text("cannot write to stdout: \(InputFile.describeErrno(code))"))
+    return .exit(ExitStatus.ioError)
   }
 }

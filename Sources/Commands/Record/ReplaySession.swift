@@ -237,11 +237,14 @@ package final class ReplaySession: Sendable {
   static func differences(_ old: JSONValue, _ new: JSONValue, path: String) -> [String] {
     guard old != new else { return [] }
     if case .object(let oldPairs) = old, case .object(let newPairs) = new {
-      var keys = oldPairs.map(\.0)
-      for (key, _) in newPairs where !keys.contains(key) { keys.append(key) }
+      // Dictionaries, not scans: a recorded object may have tens of thousands of keys. The first
+      // of a repeated key counts, as `JSONValue`'s subscript reads it.
+      let (oldValues, newValues) = (firstValues(oldPairs), firstValues(newPairs))
+      var seen: Set<String> = []
+      let keys = (oldPairs + newPairs).map(\.0).filter { seen.insert($0).inserted }
       return keys.flatMap { key in
         let name = path.isEmpty ? key : "\(path).\(key)"
-        switch (old[key], new[key]) {
+        switch (oldValues[key], newValues[key]) {
         case (let a?, let b?): return differences(a, b, path: name)
         case (let a?, nil): return ["\(name): \(a.serialized) → (absent)"]
         case (nil, let b?): return ["\(name): (absent) → \(b.serialized)"]
@@ -250,6 +253,13 @@ package final class ReplaySession: Sendable {
       }
     }
     return ["\(path.isEmpty ? "value" : path): \(old.serialized) → \(new.serialized)"]
+  }
+
+  /// Each key's first value among `pairs`.
+  private static func firstValues(_ pairs: [(String, JSONValue)]) -> [String: JSONValue] {
+    var values: [String: JSONValue] = [:]
+    for (key, value) in pairs where values[key] == nil { values[key] = value }
+    return values
   }
 }
 

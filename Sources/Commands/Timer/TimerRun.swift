@@ -43,9 +43,11 @@ package struct TimerRun: RunnableFlow {
 
     package init() {}
 
-    mutating func record(_ tick: TimerAction.Tick) {
+    package mutating func record(_ tick: TimerAction.Tick) {
       received += 1
-      missed += tick.missed
+      // Saturating: a replayed tick says how many it missed, and a recording can say anything.
+      let (sum, overflow) = missed.addingReportingOverflow(tick.missed)
+      missed = overflow ? .max : sum
       finalLateness = tick.lateness
       maxLateness = max(maxLateness ?? tick.lateness, tick.lateness)
     }
@@ -89,11 +91,21 @@ package struct TimerRun: RunnableFlow {
   /// How late a tick may be before it raises `late`.
   package static let lateAfter: Duration = .milliseconds(200)
 
+  /// How late `tick` ran after the first deadline it stands for: `interval` for each deadline it
+  /// missed, and its own lateness; saturating at 2^63 ns, since a replayed tick's numbers come
+  /// from a recording, which may hold any.
+  package static func lateness(of tick: TimerAction.Tick, interval: Duration) -> Duration {
+    let (product, overflow) = interval.nanoseconds.multipliedReportingOverflow(
+      by: Int64(clamping: tick.missed))
+    let (sum, overflowed) = product.addingReportingOverflow(tick.lateness.nanoseconds)
+    return .nanoseconds(overflow || overflowed ? .max : sum)
+  }
+
   /// `late`: a tick applied more than ``lateAfter`` after the first deadline it stands for (a
   /// tick that skipped missed deadlines is late by them too).
   package func lint(_ event: StoreEvent<TimerState, TimerAction>) -> LintWarning? {
     guard case .transition(.tick(let tick), _, _, _) = event else { return nil }
-    let late = flow.interval * tick.missed + tick.lateness
+    let late = Self.lateness(of: tick, interval: flow.interval)
     // A tick that waited for a Ctrl-Z and `fg` waited for the person, not for a busy machine.
     guard late > Self.lateAfter, !UnixSignals.wasSuspended(within: late) else { return nil }
     return LintWarning(

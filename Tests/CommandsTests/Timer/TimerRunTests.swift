@@ -57,6 +57,20 @@ private final class TimerHarness: Sendable {
 }
 
 @Suite struct TimerRunTests {
+  /// A replayed tick can say it missed any number of deadlines: the summary's count and the
+  /// `late` lint's lateness saturate instead of trapping.
+  @Test func absurdlyLateTicksSaturate() {
+    var stats = TimerRun.Stats()
+    stats.record(TimerAction.Tick(missed: .max))
+    stats.record(TimerAction.Tick(missed: 1))
+    #expect(stats.missed == .max)
+    #expect(stats.received == 2)
+    let huge = TimerAction.Tick(missed: 1 << 53, lateness: .seconds(1))
+    #expect(TimerRun.lateness(of: huge, interval: .seconds(18_000)) == .nanoseconds(Int64.max))
+    let late = TimerAction.Tick(missed: 2, lateness: .milliseconds(5))
+    #expect(TimerRun.lateness(of: late, interval: .seconds(1)) == .milliseconds(2005))
+  }
+
   @Test func textShowsTheDialAndOnlyTheChangedFields() async {
     let harness = TimerHarness()
     let end = await harness.run(ticks: 3)
