@@ -526,6 +526,19 @@ import Testing
       RecordReplayEndToEndTests.header + "\n" + #"{"end":{"signal":2,"exit":130}}"# + "\n",
       "recording 'PATH' line 2: 'end' has a 'signal' that is not a name", true
     ),
+    (
+      RecordReplayEndToEndTests.header + "\n"
+        + #"{"t":5,"effect":1,"action":{"action":"increment"},"finished":"finished"}"# + "\n",
+      "recording 'PATH' line 2: effect 1 has both an 'action' and 'finished'", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"deadline":true}"# + "\n",
+      "recording 'PATH' line 2: a 'deadline' in a run that had none (no --duration)", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"feed":7}"# + "\n",
+      "recording 'PATH' line 2: the flow's feed report is unreadable", true
+    ),
   ])
   func aBadRecordingIsRefusedInOneLine(contents: String?, error: String, beforeReplay: Bool)
     async throws

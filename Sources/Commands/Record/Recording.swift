@@ -308,6 +308,9 @@ extension StoreHappening where Action: RecordableAction {
       return .failure(LineProblem("not a happening this loadctl knows"))
     }
     if let action = value["action"] {
+      guard value["finished"] == nil else {
+        return .failure(LineProblem("effect \(serial) has both an 'action' and 'finished'"))
+      }
       return Action.fromRecorded(action).map { .effectAction($0, serial: serial) }
     }
     switch value["finished"] {

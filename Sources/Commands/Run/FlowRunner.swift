@@ -154,7 +154,8 @@ extension RunnableFlow where Action: LineParsable {
 
 extension RunnableFlow where FeedReport == Void {
   package func recorded(feed: Void) -> JSONValue? { nil }
-  package func feed(recorded value: JSONValue?) -> Void? { () }
+  /// A flow without a feed reads no report: a recording that holds one is not of this flow.
+  package func feed(recorded value: JSONValue?) -> Void? { value == nil ? () : nil }
 
   package func withFeed<Result: Sendable>(
     context: RunContext, _ body: (AnyInput<Action>?) async -> Result
@@ -275,6 +276,10 @@ package enum FlowRunner {
       guard case .happening(let value) = timed.entry else {
         if case .feed(let value) = timed.entry, flow.feed(recorded: value) == nil {
           replay.fail(line: timed.line, "the flow's feed report is unreadable")
+          return FlowEnd(status: .failed)
+        }
+        if case .deadline = timed.entry, flow.deadline == nil {
+          replay.fail(line: timed.line, "a 'deadline' in a run that had none (no --duration)")
           return FlowEnd(status: .failed)
         }
         happenings.append(nil)
