@@ -60,6 +60,28 @@ import Testing
     #expect(numbers.map { $0[0] - ($0.count > 2 ? $0[2] : 0) - $0[1] } == 1000, "\(line)")
   }
 
+  /// Each drop is reported before the tick that revealed it, as of the moment that tick was
+  /// taken: the prices are 1, 2, 3, …, so before tick `n` with price `p` exactly `p - n` were
+  /// dropped, however many the machine drops. Drops made after a waiting consumer was handed
+  /// its price used to be counted before that tick (61 before tick 1, price 1).
+  @Test func eachDropIsReportedBeforeTheTickThatRevealedIt() async throws {
+    let outcome = try await LoadctlProcess.run([
+      "ticker", "--json", "--buffer", "newest:1", "--exec", "seq 1 200000",
+    ])
+    #expect(outcome.termination == .exited(0))
+    var total = 0
+    var mismatches: [String] = []
+    for event in try JSONLines.parse(outcome.stdout) {
+      if event.event == "dropped" { total = event.integer("total") ?? -1 }
+      if event.event == "tick", let n = event.integer("n"), let price = event.integer("price"),
+        price - n != total
+      {
+        mismatches.append("tick \(n) price \(price) after \(total) dropped")
+      }
+    }
+    #expect(mismatches.prefix(3) == [], "\(mismatches.count) ticks")
+  }
+
   /// `--count 3` with a command that never ends: three ticks, `producer_stopped`, exit 0, and
   /// the command (and what it started) gone.
   @Test func theCountTearsDownAnEndlessCommand() async throws {

@@ -38,7 +38,12 @@ package struct SearchFlow: Sendable {
   package func reduce(_ state: inout SearchState, _ action: SearchAction) -> Effect<SearchAction> {
     switch action {
     case .queryChanged(let query):
-      guard query != state.query else { return .ignored("query unchanged") }
+      // Unchanged by its bytes, not by `String ==`: canonically equivalent text spelled with
+      // other scalars (`café` composed, then decomposed) reaches `--exec` and `--url` as other
+      // bytes, and their results must be for what the box holds.
+      guard !query.utf8.elementsEqual(state.query.utf8) else {
+        return .ignored("query unchanged")
+      }
       state.query = query
       state.revision += 1
       return naive ? naiveQueryChanged(&state) : queryChanged(&state)

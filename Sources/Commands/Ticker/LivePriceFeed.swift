@@ -52,7 +52,7 @@ package struct LivePriceFeed: Sendable {
     _ source: some LivePriceSource, consume: (LivePrices) async -> Consumed
   ) async -> (consumed: Consumed, report: PriceFeedReport) {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: Double.self, bufferingPolicy: buffer.streamPolicy)
+      of: LivePrice.self, bufferingPolicy: buffer.streamPolicy)
     let counts = LiveFeedCounts()
     let termination = StreamTermination()
     continuation.onTermination = { _ in termination.fire() }
@@ -83,9 +83,16 @@ package struct LivePriceFeed: Sendable {
   }
 }
 
+/// A price on its way from a live producer to its consumer, with its place among all the prices
+/// produced (1 for the first): what the consumer skipped before it is what was dropped.
+package struct LivePrice: Sendable {
+  let price: Double
+  let index: Int
+}
+
 /// The producer's end of a live feed: the stream's continuation, with every value counted.
 package struct LivePriceSink: Sendable {
-  let continuation: AsyncStream<Double>.Continuation
+  let continuation: AsyncStream<LivePrice>.Continuation
   let counts: LiveFeedCounts
 
   /// Offers `price` to the consumer.
@@ -97,9 +104,9 @@ package struct LivePriceSink: Sendable {
   /// - Returns: `false` once the stream has ended (its consumer is gone): stop producing.
   @discardableResult
   package func yield(_ price: Double) async -> Bool {
-    counts.willYield()
-    if counts.produced % 64 == 0 { await Task.yield() }
-    switch continuation.yield(price) {
+    let index = counts.willYield()
+    if index % 64 == 0 { await Task.yield() }
+    switch continuation.yield(LivePrice(price: price, index: index)) {
     case .enqueued:
       return true
     case .dropped:
@@ -120,7 +127,7 @@ package struct LivePriceSink: Sendable {
 
 /// The consumer's end of a live feed, to be read on any task: one ``LivePriceReader`` at a time.
 package struct LivePrices: Sendable {
-  let stream: AsyncStream<Double>
+  let stream: AsyncStream<LivePrice>
   let counts: LiveFeedCounts
 
   package func makeReader() -> LivePriceReader {
@@ -130,22 +137,28 @@ package struct LivePrices: Sendable {
 
 /// The stream's iterator, reading the counts as it goes.
 package struct LivePriceReader: PriceReader {
-  private var iterator: AsyncStream<Double>.Iterator
+  private var iterator: AsyncStream<LivePrice>.Iterator
   private let counts: LiveFeedCounts
   /// No value is in flight: the next ``next()`` waits for the producer.
   private var mayWait = true
+  /// Prices received so far.
+  private var taken = 0
+  /// The prices dropped before the last one received: those produced before it and never
+  /// received. Drops the producer made after the consumer took it (a price handed to a waiting
+  /// consumer is taken then, however late the consumer runs) belong to the next one.
   package private(set) var dropped = 0
 
-  init(iterator: AsyncStream<Double>.Iterator, counts: LiveFeedCounts) {
+  init(iterator: AsyncStream<LivePrice>.Iterator, counts: LiveFeedCounts) {
     self.iterator = iterator
     self.counts = counts
   }
 
   package nonisolated(nonsending) mutating func next() async -> Double? {
-    guard let price = await iterator.next(isolation: nil) else { return nil }
+    guard let value = await iterator.next(isolation: nil) else { return nil }
     mayWait = counts.received() == 0
-    dropped = counts.dropped
-    return price
+    dropped = value.index - 1 - taken
+    taken += 1
+    return value.price
   }
 
   package nonisolated(nonsending) mutating func nextReady() async -> Double? {
@@ -166,9 +179,12 @@ final class LiveFeedCounts: Sendable {
   var produced: Int { producedCount.load(ordering: .relaxed) }
   var dropped: Int { droppedCount.load(ordering: .relaxed) }
 
-  func willYield() {
-    producedCount.add(1, ordering: .relaxed)
+  /// A value is about to be offered.
+  /// - Returns: Its place among all the values produced (1 for the first).
+  func willYield() -> Int {
+    let index = producedCount.add(1, ordering: .relaxed).newValue
     inFlight.add(1, ordering: .sequentiallyConsistent)
+    return index
   }
 
   /// The stream discarded a value (the new one or an old one).

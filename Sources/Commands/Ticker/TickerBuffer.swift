@@ -45,7 +45,7 @@ package enum TickerBuffer: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The `AsyncStream` policy that implements it.
-  package var streamPolicy: AsyncStream<Double>.Continuation.BufferingPolicy {
+  package var streamPolicy: AsyncStream<LivePrice>.Continuation.BufferingPolicy {
     switch self {
     case .newest(let size): .bufferingNewest(size)
     case .oldest(let size): .bufferingOldest(size)

@@ -221,6 +221,32 @@ func endings(_ store: TestStore<SearchState, SearchAction>) -> [String] {
     try store.finish()
   }
 
+  /// The same text spelled with other scalars (`café` decomposed after composed) is a new
+  /// query: `--exec` and `--url` get its bytes, which differ. It used to be ignored as
+  /// unchanged (`String ==` is canonical), leaving the old text's results on screen.
+  @Test func theSameTextInOtherScalarsIsANewQuery() throws {
+    let backend = FakeSearchBackend(clock: VirtualClock())
+    let store = backend.store()
+    let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+    try store.send(.queryChanged(composed)) {
+      $0 = searchState(.debouncing(query: composed), query: composed, revision: 1)
+    }
+    try store.send(.queryChanged(decomposed)) {
+      $0 = searchState(.debouncing(query: decomposed), query: decomposed, revision: 2)
+    }
+    backend.clock.advance(by: .milliseconds(300))
+    try store.receive(.debounceElapsed(query: decomposed, revision: 2)) {
+      $0.phase = .searching(query: decomposed)
+    }
+    backend.clock.advance(by: .milliseconds(200))
+    try store.receive(backend.answer(decomposed, 2)) {
+      $0.phase = backend.results(decomposed)
+      $0.newestShown = 2
+    }
+    #expect(backend.asked.map { Array($0.utf8) } == [Array(decomposed.utf8)])
+    try store.finish()
+  }
+
   @Test func aFailingBackendEndsFailedWithItsMessage() throws {
     let backend = FakeSearchBackend(clock: VirtualClock(), failing: ["sw"])
     let store = backend.store()
