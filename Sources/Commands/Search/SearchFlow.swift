@@ -38,10 +38,11 @@ package struct SearchFlow: Sendable {
   package func reduce(_ state: inout SearchState, _ action: SearchAction) -> Effect<SearchAction> {
     switch action {
     case .queryChanged(let query):
-      // Unchanged by its bytes, not by `String ==`: canonically equivalent text spelled with
-      // other scalars (`café` composed, then decomposed) reaches `--exec` and `--url` as other
-      // bytes, and their results must be for what the box holds.
-      guard !query.utf8.elementsEqual(state.query.utf8) else {
+      // Unchanged by its bytes, not by `String ==` alone: canonically equivalent text spelled
+      // with other scalars (`café` composed, then decomposed) reaches `--exec` and `--url` as
+      // other bytes, and their results must be for what the box holds. `==` first: it is fast
+      // where the bytes are (a paste types thousands of keys into a long query).
+      guard !(query == state.query && query.utf8.elementsEqual(state.query.utf8)) else {
         return .ignored("query unchanged")
       }
       state.query = query
