@@ -115,9 +115,9 @@ import Testing
 
   /// When loadctl dies at once, what its command started outside the group is killed where it
   /// stands, not only once adopted after the command's own death: with no wait at all at the end
-  /// (`LOADCTL_TEST_ORPHAN_WAIT_MS=0`), nothing is left behind. On a busy machine, the death of a
-  /// command just killed can take longer than any wait; loadctl then ended first, and the two
-  /// processes went on running under init.
+  /// (`LOADCTL_TEST_ORPHAN_WAIT_MS=0`), nothing is left behind. The wait used to read its
+  /// children, then their states: a command that died in between had just handed over what it
+  /// started, unseen, and loadctl ended first, leaving the two processes running under init.
   @Test(arguments: ["is interrupted twice", "is quit"])
   func aForcedExitKillsWhatLeftTheGroupWithoutWaiting(how: String) async throws {
     let directory = try ChildProcesses.scratch()
