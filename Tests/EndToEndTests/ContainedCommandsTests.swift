@@ -21,12 +21,7 @@ import Testing
   }
 
   /// The state letter of `pid` (`R`, `S`, `T`, `Z`), or `nil` once it is gone.
-  static func state(of pid: Int32) -> Character? {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return nil }
-    return stat[stat.index(after: close)...].split(separator: " ").first?.first
-  }
+  static func state(of pid: Int32) -> Character? { ChildProcesses.state(of: pid) }
 
   /// A process that left the command's group (`setsid`) and goes on writing to the command's
   /// stdout neither keeps the feed from ending when the command exits nor outlives it.

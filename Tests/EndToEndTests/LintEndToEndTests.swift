@@ -127,6 +127,8 @@ private func script(_ line: String, _ count: Int) -> String {
     let process = try LoadctlProcess.start(["timer", "--interval", "100ms", "--no-input"])
     try await process.waitForLine(containing: "tick")
     process.send(signal: SIGSTOP)
+    try await Polling.until("loadctl stopped") { ChildProcesses.state(of: process.pid) == "T" }
+    // The pause itself, measured from the stop: under load it only lasts longer.
     try await Task.sleep(for: .milliseconds(500))
     process.send(signal: SIGCONT)
     try await process.waitForStderr(containing: "warning[late]: a timer tick ran ")
@@ -143,7 +145,7 @@ private func script(_ line: String, _ count: Int) -> String {
     try await process.waitForLine(where: Self.tick(atLeast: 1))
     process.send(signal: SIGTSTP)
     _ = try await Polling.until("loadctl stopped") {
-      ContainedCommandsTests.state(of: process.pid) == "T" ? true : nil
+      ChildProcesses.state(of: process.pid) == "T" ? true : nil
     }
     // The stop must last past the threshold (200 ms); under load it only lasts longer.
     try await Task.sleep(for: .milliseconds(500))

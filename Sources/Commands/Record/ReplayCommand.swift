@@ -184,7 +184,7 @@ package enum ReplayCommand {
     writer.flush()
     guard writer.isBroken else { return .exit(ExitStatus.completed) }
     guard let code = writer.failure, code != EPIPE else { return .brokenPipe }
-    Loadctl.printErr(ErrorLine.text("cannot write to stdout: \(InputFile.describeErrno(code))"))
+    Loadctl.printErr(ErrorLine.text(ErrorLine.stdoutFailed(code)))
     return .exit(ExitStatus.ioError)
   }
 }

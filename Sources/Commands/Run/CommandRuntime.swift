@@ -246,7 +246,7 @@ package enum CommandRuntime {
       case .signal(let signal): return .signal(signal)
       case .brokenPipe: return .brokenPipe
       case .writeFailed(let code):
-        context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
+        context.error(ErrorLine.stdoutFailed(code))
         return .exit(ExitStatus.ioError)
       case .quit: return .exit(ExitStatus.completed)
       }
@@ -473,7 +473,7 @@ package enum CommandRuntime {
       // A replay gets here by the recorded run's failure, not its own: it ends with the run's
       // status and, as for the run's other stderr notices, without its message.
       if context.replay == nil {
-        context.error("cannot write to stdout: \(InputFile.describeErrno(code))")
+        context.error(ErrorLine.stdoutFailed(code))
       }
       _ = writeTrace(trace, context: context)
       return .exit(ExitStatus.ioError)
@@ -532,7 +532,7 @@ package enum CommandRuntime {
     if case .signal(let signal) = shutdown { return .signal(signal) }
     if let failure = stdout.failure, failure != EPIPE {
       // `end` itself could not be written (e.g. the disk filled up just now).
-      context.error("cannot write to stdout: \(InputFile.describeErrno(failure))")
+      context.error(ErrorLine.stdoutFailed(failure))
       return .exit(ExitStatus.ioError)
     }
     return .exit(code)

@@ -135,7 +135,7 @@ package enum Loadctl {
     case nil: return .exit(ExitStatus.completed)
     case EPIPE?: return .brokenPipe
     case let code?:
-      printErr(ErrorLine.text("cannot write to stdout: \(InputFile.describeErrno(code))"))
+      printErr(ErrorLine.text(ErrorLine.stdoutFailed(code)))
       return .exit(ExitStatus.ioError)
     }
   }

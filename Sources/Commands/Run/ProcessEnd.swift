@@ -152,4 +152,9 @@ package enum ErrorLine {
   package static func text(_ message: String) -> String {
     "Error: \(message.escapingControlCharacters)\n"
   }
+
+  /// The message for a stdout that failed with `errno` `code`: a run's and a replay's.
+  package static func stdoutFailed(_ code: Int32) -> String {
+    "cannot write to stdout: \(InputFile.describeErrno(code))"
+  }
 }

@@ -99,9 +99,7 @@
         while let pid = queue.popLast(), seen.count <= walkLimit {
           guard seen.insert(pid).inserted else { continue }
           queue += children(of: pid)
-          guard let (state, group) = status(of: pid), state != UInt8(ascii: "Z"),
-            state != UInt8(ascii: "X")
-          else { continue }
+          guard let (state, group) = status(of: pid), isLiving(state) else { continue }
           living = true
           if !known.contains(pid) {
             if group == pid { kill(-pid, SIGKILL) }
@@ -117,8 +115,12 @@
 
     /// Whether `pid` exists and is not a zombie.
     private static func isAlive(_ pid: pid_t) -> Bool {
-      guard let (state, _) = status(of: pid) else { return false }
-      return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
+      status(of: pid).map { isLiving($0.state) } ?? false
+    }
+
+    /// Whether a process in `state` (a `/proc/PID/stat` letter) has yet to die.
+    private static func isLiving(_ state: UInt8) -> Bool {
+      state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
     }
 
     /// When a reader last reaped the adopted processes that had ended.

@@ -22,12 +22,23 @@ enum ChildProcesses {
     FileManager.default.fileExists(atPath: "/proc/\(pid)")
   }
 
-  /// Whether `pid` is a live process (not gone, not a zombie).
-  static func isRunning(_ pid: Int32) -> Bool {
+  /// The fields of `/proc/PID/stat` after the command name (state letter, parent, group, …);
+  /// `nil` once the process is gone.
+  static func stat(of pid: Int32) -> [Substring]? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let close = stat.lastIndex(of: ")")
-    else { return false }
-    let state = stat[stat.index(after: close)...].split(separator: " ").first
+    else { return nil }
+    return stat[stat.index(after: close)...].split(separator: " ")
+  }
+
+  /// The state letter of `pid` (`R`, `S`, `T`, `Z`), or `nil` once it is gone.
+  static func state(of pid: Int32) -> Character? {
+    stat(of: pid)?.first?.first
+  }
+
+  /// Whether `pid` is a live process (not gone, not a zombie).
+  static func isRunning(_ pid: Int32) -> Bool {
+    guard let state = state(of: pid) else { return false }
     return state != "Z" && state != "X"
   }
 
@@ -42,10 +53,7 @@ enum ChildProcesses {
 
   /// `pid`, its state letter and its parent, from `/proc/PID/stat`, for a failure's message.
   static func describe(_ pid: Int32) -> String {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = stat.lastIndex(of: ")")
-    else { return "\(pid) gone" }
-    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard let fields = stat(of: pid) else { return "\(pid) gone" }
     return "\(pid) \(fields.first ?? "?") parent \(fields.dropFirst().first ?? "?")"
   }
 
