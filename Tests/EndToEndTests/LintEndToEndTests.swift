@@ -261,13 +261,19 @@ private func script(_ line: String, _ count: Int) -> String {
 
   /// A background process in the command's group, and one that left the group (`setsid`),
   /// still alive when the command ended.
+  ///
+  /// The command ends only once `sleep` runs (its name and environment are `sleep`'s): before,
+  /// a `setsid` not yet past its own exec could still be in the group, or hide its tag.
   @Test(arguments: ["sleep 30 &", "setsid sleep 30 &"])
   func aCommandThatLeavesAProcessRunningRaisesLeftBehind(background: String) async throws {
-    let outcome = try await profile(#"\#(background) echo '{"name":"x"}'"#)
+    let outcome = try await profile(
+      #"\#(background) p=$!; until [ "$(cat /proc/$p/comm)" = sleep ] "#
+        + #"&& grep -q LOADCTL_COMMAND_ID /proc/$p/environ; do sleep 0.01; done; "#
+        + #"echo '{"name":"x"}'"#)
     #expect(outcome.termination == .exited(0))
     let lines = warningLines(outcome.stderr)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("warning[left-behind]: command '\(background) echo ") == true)
+    #expect(lines.first?.hasPrefix("warning[left-behind]: command '\(background) p=$!") == true)
   }
 
   /// A command that waits for what it started leaves nothing behind.

@@ -212,9 +212,20 @@
     }
 
     /// The command number in `pid`'s tag, if it carries one of process `me`'s.
+    ///
+    /// A process in the middle of `exec` shows an empty environment for a moment (its new one is
+    /// not laid out yet), so an empty one is read again, for about 10 ms at most, before it is
+    /// taken for a process without any (`env -i`): read once, a `setsid sleep` caught in its
+    /// exec was killed without being counted as its command's.
     private static func commandNumber(of pid: pid_t, in me: pid_t) -> Int? {
       let prefix = Array("\(tagVariable)=\(me).".utf8)
-      guard let environment = read("/proc/\(pid)/environ") else { return nil }
+      var environment: [UInt8] = []
+      for attempt in 0..<10 {
+        guard let read = read("/proc/\(pid)/environ") else { return nil }
+        environment = read
+        guard environment.isEmpty, attempt < 9 else { break }
+        usleep(1000)
+      }
       for variable in environment.split(separator: 0) where variable.starts(with: prefix) {
         return Int(String(decoding: variable.dropFirst(prefix.count), as: UTF8.self))
       }
