@@ -869,12 +869,47 @@ private enum Recorded {
     return lines
   }
 
-  /// The `out` lines' events, byte for byte as `--json` printed them.
+  /// The `out` lines' events, byte for byte as `--json` printed them: a format-2 line
+  /// (`{"out":{"event":…}}`, `,"elapsed_ms":…` after it when the line gives it) rebuilt as the
+  /// format says, apart from the loadctl that reads it.
   static func outLines(_ path: String) throws -> [String] {
-    try lines(path).compactMap { line in
-      guard line.hasPrefix(#"{"out":"#), line.hasSuffix("}") else { return nil }
-      return String(line.dropFirst(7).dropLast())
+    let all = try lines(path)
+    let first = try #require(all.first)
+    let header = try #require(
+      try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+    let command = try #require(header["command"] as? String)
+    #expect(header["loadctl_recording"] as? Int == 2, "\(path)")
+    var time = 0
+    var events: [String] = []
+    for line in all.dropFirst() {
+      if line.hasPrefix(#"{"t":"#) {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        time = try #require(object?["t"] as? Int)
+        continue
+      }
+      guard line.hasPrefix(#"{"out":{"#) else { continue }
+      var body = line.dropFirst(#"{"out":{"#.count).dropLast()
+      var elapsed = milliseconds(nanoseconds: time)
+      let given = body.range(
+        of: #"\},"elapsed_ms":(-?[0-9.eE+-]+)$"#, options: .regularExpression)
+      if let given {
+        elapsed = String(body[given].dropFirst(#"},"elapsed_ms":"#.count))
+        body = body[..<given.lowerBound] + "}"
+      }
+      events.append(
+        #"{"seq":\#(events.count + 1),"elapsed_ms":\#(elapsed),"command":"\#(command)",\#(body)"#)
     }
+    return events
+  }
+
+  /// `elapsed_ms` for a time in nanoseconds: whole microseconds, trailing zeros dropped.
+  static func milliseconds(nanoseconds: Int) -> String {
+    let micros = nanoseconds / 1000
+    guard micros % 1000 != 0 else { return "\(micros / 1000)" }
+    var fraction = String(micros % 1000)
+    fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(micros / 1000).\(fraction)"
   }
 }
 

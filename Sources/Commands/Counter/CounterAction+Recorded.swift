@@ -20,13 +20,15 @@ extension CounterAction: RecordableAction {
 
   /// `{"action":NAME}` without a ``JSONValue`` in between: the counter records one per line.
   package func writeRecorded(to buffer: inout [UInt8]) {
-    guard case .delayedIncrementFailed = self else {
-      buffer.append(contentsOf: #"{"action":"#.utf8)
-      JSONValue.writeString(name, to: &buffer)
-      buffer.append(UInt8(ascii: "}"))
-      return
+    switch self {
+    case .increment: buffer.append(literal: #"{"action":"increment"}"#)
+    case .decrement: buffer.append(literal: #"{"action":"decrement"}"#)
+    case .delayedIncrement: buffer.append(literal: #"{"action":"delayed_increment"}"#)
+    case .incrementResponse: buffer.append(literal: #"{"action":"increment_response"}"#)
+    case .cancel: buffer.append(literal: #"{"action":"cancel"}"#)
+    case .interrupt: buffer.append(literal: #"{"action":"interrupt"}"#)
+    case .delayedIncrementFailed: recorded.write(to: &buffer)
     }
-    recorded.write(to: &buffer)
   }
 
   package static func fromRecorded(_ value: JSONValue) -> Result<CounterAction, LineProblem> {

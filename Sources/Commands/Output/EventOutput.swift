@@ -26,7 +26,7 @@ package final class EventOutput: Sendable {
   private let tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)?
   /// Sees every event's JSON line, in `seq` order, in either mode: `--record` and a replay's
   /// check.
-  private let lines: (@Sendable (ArraySlice<UInt8>) -> Void)?
+  private let lines: (@Sendable (PrintedEvent) -> Void)?
   /// The last event's `seq`.
   private let state = Locked(0)
   /// Set while a store runs: the run's executor flushes when it runs out of work.
@@ -46,7 +46,7 @@ package final class EventOutput: Sendable {
     command: String, json: Bool, quiet: Bool, style: Style, writer: OutputWriter,
     elapsed: @escaping @Sendable () -> Duration,
     tap: (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)? = nil,
-    lines: (@Sendable (ArraySlice<UInt8>) -> Void)? = nil
+    lines: (@Sendable (PrintedEvent) -> Void)? = nil
   ) {
     self.tap = tap
     self.lines = lines
@@ -95,8 +95,10 @@ package final class EventOutput: Sendable {
         if json {
           let written = writer.write { buffer in
             let start = buffer.count
-            writeLine(seq: seq, now: now, event: event, fields: fields, to: &buffer)
-            lines(buffer[start...])
+            let layout = writeLine(seq: seq, now: now, event: event, fields: fields, to: &buffer)
+            buffer.withUnsafeBufferPointer { all in
+              lines(PrintedEvent(line: .init(rebasing: all[start...]), layout: layout, time: now))
+            }
             buffer.append(UInt8(ascii: "\n"))
           }
           if written { return }
@@ -104,8 +106,8 @@ package final class EventOutput: Sendable {
           // the replay's check) still sees it, whichever noticed the closed pipe first.
         }
         var line: [UInt8] = []
-        writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
-        lines(line[...])
+        let layout = writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
+        line.withUnsafeBufferPointer { lines(PrintedEvent(line: $0, layout: layout, time: now)) }
         if let body {
           let time = style.dim(EventOutput.formatElapsed(now))
           writer.write("\(time)  \(style.cyan(command))  \(body)\n")
@@ -143,14 +145,22 @@ package final class EventOutput: Sendable {
   }
 
   /// Appends the JSON line of one event, without its newline.
+  /// - Returns: Where its parts are, from the line's first byte.
+  @discardableResult
   private func writeLine(
     seq: Int, now: Duration, event: String, fields: [(String, JSONValue)], to line: inout [UInt8]
-  ) {
+  ) -> PrintedEvent.Layout {
+    let start = line.count
     line.append(contentsOf: "{\"seq\":".utf8)
     JSONValue.writeInt(seq, to: &line)
     line.append(contentsOf: ",\"elapsed_ms\":".utf8)
+    let elapsedStart = line.count
     JSONValue.writeNumber(EventOutput.milliseconds(now), to: &line)
+    let elapsedEnd = line.count
     line.append(contentsOf: commandPrefix.utf8)
+    let layout = PrintedEvent.Layout(
+      elapsed: (elapsedStart - start)..<(elapsedEnd - start),
+      body: line.count - start - PrintedEvent.Layout.eventKeyCount)
     JSONValue.writeString(event, to: &line)
     for (key, value) in fields {
       line.append(UInt8(ascii: ","))
@@ -159,6 +169,7 @@ package final class EventOutput: Sendable {
       value.write(to: &line)
     }
     line.append(UInt8(ascii: "}"))
+    return layout
   }
 
   /// Flushes buffered events.
@@ -208,4 +219,27 @@ package final class EventOutput: Sendable {
     let text = "\(seconds).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
     return String(repeating: " ", count: max(0, 8 - text.count)) + text
   }
+}
+
+/// One event's JSON line as `--json` prints it (without its newline), with where the members
+/// every event shares end and its own begin: what `--record` and a replay's check see.
+package struct PrintedEvent {
+  /// Offsets in a printed line, from its first byte.
+  package struct Layout: Equatable {
+    /// The bytes of `elapsed_ms`'s value (`0.518`).
+    package var elapsed: Range<Int>
+    /// Where `"event":` starts: the event's own members, after `seq`, `elapsed_ms` and
+    /// `command`, which every line has.
+    package var body: Int
+
+    /// The length of `"event":`.
+    static let eventKeyCount = 8
+  }
+
+  /// `{"seq":…,"elapsed_ms":…,"command":…,"event":…, …}`, valid only while the event is
+  /// handed on (it points into the output's buffer).
+  package var line: UnsafeBufferPointer<UInt8>
+  package var layout: Layout
+  /// The time `elapsed_ms` says.
+  package var time: Duration
 }

@@ -20,3 +20,11 @@ package protocol RecordableAction: ReportableAction {
 extension RecordableAction {
   package func writeRecorded(to buffer: inout [UInt8]) { recorded.write(to: &buffer) }
 }
+
+extension [UInt8] {
+  /// Appends `text`'s UTF-8 bytes: a literal the recorder writes for every line, without making
+  /// a `String` of it.
+  mutating func append(literal text: StaticString) {
+    text.withUTF8Buffer { append(contentsOf: $0) }
+  }
+}

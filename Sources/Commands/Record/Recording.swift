@@ -22,6 +22,9 @@ package struct Recording: Sendable {
     /// `continuous` or `virtual`.
     package var clock: String
     package var startedAt: String
+    /// The format (`loadctl_recording`): 1 wrote every event whole, 2 leaves out what a replay
+    /// knows (`RunRecorder.event(_:)`).
+    package var format: Int
   }
 
   /// One thing that entered the run, or that the run's outside did, at a time.
@@ -49,7 +52,8 @@ package struct Recording: Sendable {
     package var line: Int
   }
 
-  /// One printed event: its JSON line, as the run printed it with `--json`.
+  /// One printed event: its JSON line, as the run printed it with `--json` (rebuilt whole from a
+  /// format-2 line).
   package struct Event: Sendable {
     package var bytes: [UInt8]
     package var line: Int
@@ -126,9 +130,11 @@ package struct Recording: Sendable {
       let line = index + 1
       guard recording.end == nil else { throw fail(line, "a line after the run's end") }
       let value = try object(text, line: line)
-      if let event = value["out"] {
-        guard case .object = event else { throw fail(line, "'out' is not an event object") }
-        recording.events.append(Event(bytes: Array(event.serialized.utf8), line: line))
+      if value["out"] != nil {
+        let bytes = try printedLine(
+          value, number: recording.events.count + 1, time: last, header: header,
+          fail: { fail(line, $0) })
+        recording.events.append(Event(bytes: bytes, line: line))
         continue
       }
       if let end = value["end"] {
@@ -153,6 +159,41 @@ package struct Recording: Sendable {
     }
     return recording
   }
+
+  /// The line the run printed for an `out` line (`{"out":EVENT}`): in format 1 `EVENT` as it
+  /// is; in format 2 `EVENT` after the members every event starts with, which the reader knows
+  /// — `seq` (`number`), `elapsed_ms` (the line's own `elapsed_ms` if it has one, else `time`,
+  /// the happening before it) and `command` (the header's).
+  private static func printedLine(
+    _ value: JSONValue, number: Int, time: Duration, header: Header,
+    fail: (String) -> Problem
+  ) throws(Problem) -> [UInt8] {
+    guard case .object(let pairs)? = value["out"] else {
+      throw fail("'out' is not an event object")
+    }
+    guard header.format >= 2 else { return Array(JSONValue.object(pairs).serialized.utf8) }
+    guard case .object(let members) = value,
+      members.allSatisfy({ $0.0 == "out" || $0.0 == "elapsed_ms" })
+    else { throw fail("an 'out' line holds nothing but 'out' and 'elapsed_ms'") }
+    if let shared = pairs.first(where: { Self.sharedMembers.contains($0.0) }) {
+      throw fail("'out' holds '\(shared.0)', which a format-2 recording leaves out")
+    }
+    let elapsed: JSONValue
+    switch value["elapsed_ms"] {
+    case nil: elapsed = .double(EventOutput.milliseconds(time))
+    case .int(let milliseconds)?: elapsed = .int(milliseconds)
+    case .double(let milliseconds)?: elapsed = .double(milliseconds)
+    case let other?:
+      throw fail("'elapsed_ms' is \(RecordedFields.kind(of: other)), not a number")
+    }
+    let line = JSONValue.object(
+      [("seq", .int(number)), ("elapsed_ms", elapsed), ("command", .string(header.command))]
+        + pairs)
+    return Array(line.serialized.utf8)
+  }
+
+  /// What every printed event starts with, which a format-2 `out` leaves out.
+  private static let sharedMembers: Set<String> = ["seq", "elapsed_ms", "command"]
 
   /// The signals a recorded run can have died by, each with its status (128 + its number).
   private static let deathSignals: [String: Int32] = Dictionary(
@@ -206,7 +247,7 @@ package struct Recording: Sendable {
     }
     return Header(
       loadctlVersion: loadctlVersion, command: command, arguments: words, clock: clock,
-      startedAt: startedAt)
+      startedAt: startedAt, format: version)
   }
 
   private static func readEntry(

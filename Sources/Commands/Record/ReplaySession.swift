@@ -122,8 +122,8 @@ package final class ReplaySession: Sendable {
   }
 
   /// Checks one event the replay printed (its JSON line) against the recording.
-  package func check(_ slice: ArraySlice<UInt8>) {
-    let line = Array(slice)
+  package func check(_ printed: PrintedEvent) {
+    let line = Array(printed.line)
     state.withLock { state in
       guard state.divergence == nil, state.failure == nil, !state.stoppedEarly,
         state.interruption == nil

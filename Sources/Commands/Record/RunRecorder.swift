@@ -55,8 +55,10 @@ package enum RecordedTime {
 /// Everything is buffered and written whenever the run's output is flushed; a write that fails
 /// stops the recording and is reported at the end (status 74).
 package final class RunRecorder: Sendable {
-  /// The version in the header; a replay refuses a recording of a later one.
-  package static let formatVersion = 1
+  /// The version in the header; a replay refuses a recording of a later one. Version 2 writes
+  /// an event without the members a replay knows from the lines before it (``event(_:)``);
+  /// version 1 wrote every event whole.
+  package static let formatVersion = 2
 
   package let path: String
   private let fd: Int32
@@ -68,6 +70,10 @@ package final class RunRecorder: Sendable {
   private let clockElapsed: @Sendable () -> Duration
   /// The time of the last line written, for what the run prints after its last happening.
   private let last = Atomic<Int64>(0)
+  /// The time of the last happening line in the buffer, in nanoseconds: what an event line
+  /// after it may leave out. Written and read only inside `writer.write`, under its lock, so
+  /// that it always goes with the buffer's order.
+  private let lineTime = Atomic<Int64>(0)
   /// Whether the end is written (or the file closed): nothing more may be.
   private let ended = Atomic(false)
 
@@ -133,6 +139,7 @@ package final class RunRecorder: Sendable {
     stepLock.withLock { _ in
       let now = stamp()
       writer.write { buffer in
+        lineTime.store(now, ordering: .relaxed)
         Self.timePrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
         JSONValue.writeInt(Int(now), to: &buffer)
         fields(&buffer)
@@ -181,17 +188,29 @@ package final class RunRecorder: Sendable {
     step([("feed", report)]) {}
   }
 
-  /// One printed event, as its JSON line.
-  package func event(_ line: ArraySlice<UInt8>) {
+  /// One printed event: `{"out":{"event":…}}`, its line without `seq`, `elapsed_ms` and
+  /// `command`, which a replay knows: the `seq` from the events before it, the `command` from
+  /// the header, and the time from the happening line before it, when the event carries that
+  /// time (every event a step prints does). An event that carries another time (one printed
+  /// outside the steps, by the clock) gets `,"elapsed_ms":…` after `out`, as printed.
+  package func event(_ printed: PrintedEvent) {
+    let line = printed.line
+    let layout = printed.layout
+    let time = printed.time
     writer.write { buffer in
       Self.outPrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
-      buffer.append(contentsOf: line)
+      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: line[layout.body...]))
+      if time != .nanoseconds(lineTime.load(ordering: .relaxed)) {
+        Self.elapsedKey.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: line[layout.elapsed]))
+      }
       buffer.append(UInt8(ascii: "}"))
       buffer.append(UInt8(ascii: "\n"))
     }
   }
 
-  private static var outPrefix: StaticString { #"{"out":"# }
+  private static var outPrefix: StaticString { #"{"out":{"# }
+  private static var elapsedKey: StaticString { #","elapsed_ms":"# }
 
   /// How the process ends; then the recording is complete.
   package func end(_ end: ProcessEnd) {

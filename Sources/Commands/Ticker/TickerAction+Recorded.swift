@@ -22,14 +22,12 @@ extension TickerAction: RecordableAction {
   package func writeRecorded(to buffer: inout [UInt8]) {
     switch self {
     case .prices(let prices, let dropped):
-      buffer.append(contentsOf: #"{"action":"#.utf8)
-      JSONValue.writeString(name, to: &buffer)
-      buffer.append(contentsOf: #","prices":["#.utf8)
+      buffer.append(literal: #"{"action":"prices","prices":["#)
       for (index, price) in prices.enumerated() {
         if index > 0 { buffer.append(UInt8(ascii: ",")) }
         JSONValue.writeNumber(price, to: &buffer)
       }
-      buffer.append(contentsOf: #"],"dropped":"#.utf8)
+      buffer.append(literal: #"],"dropped":"#)
       JSONValue.writeInt(dropped, to: &buffer)
       buffer.append(UInt8(ascii: "}"))
     }

@@ -62,7 +62,9 @@ import Testing
     let output = EventOutput(
       command: "profile", json: json, quiet: false, style: Style(enabled: false), writer: writer,
       elapsed: { .zero },
-      lines: { line in recorded.withLock { $0.append(String(decoding: line, as: UTF8.self)) } })
+      lines: { printed in
+        recorded.withLock { $0.append(String(decoding: printed.line, as: UTF8.self)) }
+      })
     output.emit("first", text: "first")
     #expect(writer.isBroken)
     output.emit("second", text: "second")
