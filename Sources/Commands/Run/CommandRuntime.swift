@@ -160,7 +160,7 @@ package enum CommandRuntime {
       command: run.command, json: json, quiet: run.quiet, style: style,
       writer: stdout, elapsed: elapsed,
       tap: Self.tap(recorder: recorder, spinner: spinner),
-      lines: recording.map { $0.event } ?? replay.map { $0.check })
+      lines: Self.printedEventSink(recording: recording, replay: replay))
     shutdown.beforeForcedExit { traceOutput.write(at: elapsed(), forced: true) }
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session,
@@ -397,6 +397,17 @@ package enum CommandRuntime {
   }()
 
   /// The event tap that feeds a trace recorder and the spinner, if either is on.
+  /// Who sees each printed event's JSON line: the recording, or a replay's check. A closure that
+  /// calls the method, not the method itself: a method reference would go through two
+  /// reabstraction thunks for every event.
+  private static func printedEventSink(
+    recording: RunRecorder?, replay: ReplaySession?
+  ) -> (@Sendable (PrintedEvent) -> Void)? {
+    if let recording { return { recording.event($0) } }
+    if let replay { return { replay.check($0) } }
+    return nil
+  }
+
   private static func tap(recorder: TraceRecorder?, spinner: Spinner?)
     -> (@Sendable (ObservedEvent, [(String, JSONValue)], Duration) -> Void)?
   {
