@@ -222,10 +222,17 @@ package enum FlowRunner {
       group.addTask {
         var observer = FlowObserver(
           flow: flow, renderer: renderer, context: context, reported: reported)
-        let journal = context.recorder.map { RecordingJournal<Flow.Action>(recorder: $0) }
-        let result = await context.run(
-          store, inputs: inputs, onCancel: flow.cancelAction, journal: journal
-        ) { observer.observe($0) }
+        let result: StoreResult<Flow.State>
+        if let recorder = context.recorder {
+          result = await context.run(
+            store, inputs: inputs, onCancel: flow.cancelAction,
+            journal: RecordingJournal<Flow.Action>(recorder: recorder)
+          ) { observer.observe($0) }
+        } else {
+          result = await context.run(store, inputs: inputs, onCancel: flow.cancelAction) {
+            observer.observe($0)
+          }
+        }
         return .store(result, observer.tally)
       }
       if let deadline = flow.deadline {

@@ -14,4 +14,15 @@ extension RunContext {
       await store.run(inputs: inputs, onCancel: onCancel, journal: journal, observe: observe)
     }
   }
+
+  /// Like the other `run`, with a journal of a type known here (a recording's), so that the
+  /// store's run is specialised for it.
+  package func run<State: Sendable, Action: Sendable, Journal: StoreJournal<Action>>(
+    _ store: Store<State, Action>, inputs: AnyInput<Action>, onCancel: Action?,
+    journal: Journal, observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> {
+    await output.holdingFlushes {
+      await store.run(inputs: inputs, onCancel: onCancel, journal: journal, observe: observe)
+    }
+  }
 }

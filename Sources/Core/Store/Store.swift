@@ -53,7 +53,24 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   ) async -> StoreResult<State> {
     await run(
       InputTurn(inputs.makeAsyncIterator(), ready: nil), stopWhenIdle: stopWhenIdle,
-      onCancel: onCancel, journal: journal, observe: observe)
+      onCancel: onCancel, anyJournal: journal, observe: observe)
+  }
+
+  /// The same run with a journal of a type known where it is called, so that the run is
+  /// specialised for it: a journal told of every step costs no dynamic dispatch per step.
+  @inlinable
+  public func run<
+    Inputs: AsyncSequence<Action, Never> & Sendable, Journal: StoreJournal<Action>
+  >(
+    inputs: Inputs,
+    stopWhenIdle: Bool = true,
+    onCancel: Action? = nil,
+    journal: Journal,
+    observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> {
+    await run(
+      InputTurn(inputs.makeAsyncIterator(), ready: nil), stopWhenIdle: stopWhenIdle,
+      onCancel: onCancel, journal: Optional(journal), observe: observe)
   }
 
   /// Applies actions from `inputs` and from effects until the run ends, taking an action that is
@@ -74,12 +91,58 @@ public struct Store<State: Sendable, Action: Sendable>: Sendable {
   ) async -> StoreResult<State> where Inputs.AsyncIterator: ReadyIterator {
     await run(
       InputTurn(inputs.makeAsyncIterator(), ready: { $0.nextReady() }), stopWhenIdle: stopWhenIdle,
-      onCancel: onCancel, journal: journal, observe: observe)
+      onCancel: onCancel, anyJournal: journal, observe: observe)
   }
 
+  /// The same run with a journal of a type known where it is called (see the other
+  /// `run(inputs:stopWhenIdle:onCancel:journal:observe:)` with a `Journal`).
+  @inlinable
+  public func run<
+    Inputs: AsyncSequence<Action, Never> & Sendable, Journal: StoreJournal<Action>
+  >(
+    inputs: Inputs,
+    stopWhenIdle: Bool = true,
+    onCancel: Action? = nil,
+    journal: Journal,
+    observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> where Inputs.AsyncIterator: ReadyIterator {
+    await run(
+      InputTurn(inputs.makeAsyncIterator(), ready: { $0.nextReady() }), stopWhenIdle: stopWhenIdle,
+      onCancel: onCancel, journal: Optional(journal), observe: observe)
+  }
+
+  /// Runs with `anyJournal` opened, so the run below has its type; without one, with none.
   @inlinable func run<Iterator: AsyncIteratorProtocol<Action, Never>>(
     _ input: InputTurn<Iterator>, stopWhenIdle: Bool, onCancel: Action?,
-    journal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
+    anyJournal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> {
+    guard let anyJournal else {
+      return await run(
+        input, stopWhenIdle: stopWhenIdle, onCancel: onCancel,
+        journal: NoJournal<Action>?.none, observe: observe)
+    }
+    return await run(
+      input, stopWhenIdle: stopWhenIdle, onCancel: onCancel, opened: anyJournal, observe: observe)
+  }
+
+  /// Gives the run below the type of a journal that came as `any StoreJournal` (opened by
+  /// the call, which an optional cannot be).
+  @inlinable
+  func run<Iterator: AsyncIteratorProtocol<Action, Never>, Journal: StoreJournal<Action>>(
+    _ input: InputTurn<Iterator>, stopWhenIdle: Bool, onCancel: Action?,
+    opened journal: Journal, observe: (StoreEvent<State, Action>) -> Void
+  ) async -> StoreResult<State> {
+    await run(
+      input, stopWhenIdle: stopWhenIdle, onCancel: onCancel, journal: Optional(journal),
+      observe: observe)
+  }
+
+  @inlinable
+  func run<
+    Iterator: AsyncIteratorProtocol<Action, Never>, Journal: StoreJournal<Action>
+  >(
+    _ input: InputTurn<Iterator>, stopWhenIdle: Bool, onCancel: Action?,
+    journal: Journal?, observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
     let mailbox = StoreMailbox<StoreHappening<Action>>()
     let (result, ended) = await withTaskCancellationHandler {
@@ -152,9 +215,9 @@ extension Store {
     @inlinable static var readyRun: Int { 256 }
 
     /// Takes messages from the mailbox and applies them until the run must end.
-    @inlinable nonisolated(nonsending) mutating func receive(
+    @inlinable nonisolated(nonsending) mutating func receive<Journal: StoreJournal<Action>>(
       stopWhenIdle: Bool, group: inout DiscardingTaskGroup,
-      journal: (any StoreJournal<Action>)?, observe: (StoreEvent<State, Action>) -> Void
+      journal: Journal?, observe: (StoreEvent<State, Action>) -> Void
     ) async -> StoreStopReason {
       var batch: [StoreHappening<Action>] = []
       while true {
@@ -190,8 +253,8 @@ extension Store {
 
     /// Applies `message` (told to the journal around it).
     /// - Returns: Whether the step started an effect.
-    @inlinable mutating func step(
-      _ message: StoreHappening<Action>, journal: (any StoreJournal<Action>)?,
+    @inlinable mutating func step<Journal: StoreJournal<Action>>(
+      _ message: StoreHappening<Action>, journal: Journal?,
       observe: (StoreEvent<State, Action>) -> Void
     ) -> Bool {
       if let journal {
@@ -204,8 +267,8 @@ extension Store {
 
     /// Applies the run's cancel action for its final transition; the effects it returns are not
     /// run. The journal hears of it as ``StoreHappening/cancelled``.
-    @inlinable mutating func applyCancel(
-      _ onCancel: Action?, journal: (any StoreJournal<Action>)?,
+    @inlinable mutating func applyCancel<Journal: StoreJournal<Action>>(
+      _ onCancel: Action?, journal: Journal?,
       observe: (StoreEvent<State, Action>) -> Void
     ) {
       guard let journal else {

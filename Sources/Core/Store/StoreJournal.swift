@@ -97,7 +97,7 @@ public struct StoreReplay<State: Sendable, Action: Sendable>: ~Copyable {
   ) -> StoreStopReason? {
     if let stopReason { return stopReason }
     if case .cancelled = happening {
-      loop.applyCancel(onCancel, journal: nil, observe: observe)
+      loop.applyCancel(onCancel, journal: NoJournal<Action>?.none, observe: observe)
       stopReason = .cancelled
     } else {
       loop.handle(happening, observe: observe)
@@ -134,4 +134,10 @@ extension Store {
     }
     return replay.finish(observe: observe)
   }
+}
+
+/// The journal of a run that has none: its type stands in where a run is generic over its
+/// journal's; no value of it is ever made.
+@usableFromInline struct NoJournal<Action: Sendable>: StoreJournal {
+  @usableFromInline func record(_ happening: StoreHappening<Action>, step: () -> Void) { step() }
 }
