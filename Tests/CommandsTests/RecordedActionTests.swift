@@ -131,15 +131,55 @@ import Testing
       CounterAction.delayedIncrement.recorded.serialized == #"{"action":"delayed_increment"}"#)
   }
 
+  /// A batch of whole cents (every built-in feed's) is written as integers and reads back as the
+  /// same `Double`s, bit for bit; one price that is not a whole number of cents makes the batch
+  /// numbers.
+  @Test func aBatchOfWholeCentsIsWrittenInCents() throws {
+    let prices = [101.25, 0.1, 100, -3, 0, 0.07, 99.99, 1e13, -0.0]
+    let action = TickerAction.prices(prices, dropped: 2)
+    #expect(
+      action.recorded.serialized
+        == #"{"action":"prices","cents":[10125,10,10000,-300,0,7,9999,1000000000000000,0],"#
+        + #""dropped":2}"#)
+    guard case .success(.prices(let read, 2)) = try Self.roundTrip(action) else {
+      Issue.record("\(action.recorded.serialized) did not read back")
+      return
+    }
+    #expect(read.dropLast().map(\.bitPattern) == prices.dropLast().map(\.bitPattern))
+    #expect(
+      TickerAction.prices([101.25, 0.125], dropped: 0).recorded.serialized
+        == #"{"action":"prices","prices":[101.25,0.125],"dropped":0}"#)
+  }
+
+  @Test(arguments: [
+    (
+      #"{"action":"prices","cents":[1],"prices":[1],"dropped":0}"#,
+      #"has both "cents" and "prices""#
+    ),
+    (#"{"action":"prices","cents":[1.5],"dropped":0}"#, #"field "cents[0]" must be an integer"#),
+    (
+      #"{"action":"prices","cents":[9007199254740993],"dropped":0}"#,
+      #"field "cents[0]" is out of range"#
+    ),
+  ])
+  func aBadCentsBatchIsRefused(json: String, problem: String) throws {
+    let read = TickerAction.fromRecorded(try JSONParser.parse(json))
+    guard case .failure(let refusal) = read else {
+      Issue.record("\(json) was read: \(read)")
+      return
+    }
+    #expect(refusal.message.contains(problem), "\(refusal.message)")
+  }
+
   @Test func integralPricesAreWrittenAsIntegersAndReadBack() throws {
-    let action = TickerAction.prices([100, -3], dropped: 0)
-    #expect(action.recorded["prices"]?.serialized == "[100,-3]")
+    let action = TickerAction.prices([100, -3, 0.001], dropped: 0)
+    #expect(action.recorded["prices"]?.serialized == "[100,-3,0.001]")
     let parsed = try JSONParser.parse(action.recorded.serialized)
     guard case .array(let prices)? = parsed["prices"] else {
       Issue.record("no prices array in \(parsed.serialized)")
       return
     }
-    #expect(prices.allSatisfy { if case .int = $0 { true } else { false } })
+    #expect(prices.dropLast().allSatisfy { if case .int = $0 { true } else { false } })
     #expect(TickerAction.fromRecorded(parsed) == .success(action))
   }
 

@@ -138,6 +138,24 @@ package struct RecordedFields: Sendable {
     return numbers
   }
 
+  /// The array field `key` of integers, each within `range`.
+  package func integers(_ key: String, in range: ClosedRange<Int>) throws(LineProblem) -> [Int] {
+    let field = try value(key)
+    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
+    var numbers: [Int] = []
+    numbers.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      guard case .int(let number) = element else {
+        throw wrongType("\(key)[\(index)]", "an integer", element)
+      }
+      guard range.contains(number) else {
+        throw problem("field \(quoted("\(key)[\(index)]")) is out of range (\(number))")
+      }
+      numbers.append(number)
+    }
+    return numbers
+  }
+
   /// A duration as the integer nanoseconds ``duration(nanoseconds:)`` reads.
   ///
   /// Attoseconds below a nanosecond are dropped (toward zero), and a duration beyond what `Int`
@@ -151,7 +169,7 @@ package struct RecordedFields: Sendable {
   }
 
   /// A problem with this action, as one line starting with the flow and action.
-  private func problem(_ text: String) -> LineProblem {
+  package func problem(_ text: String) -> LineProblem {
     LineProblem("recorded \(flow) action \(quoted(action)) \(text)")
   }
 
