@@ -392,27 +392,28 @@ notes() {
 - **--record on vs off**: a recording writes every happening and every printed event a second
   time, to a file, while the off run's stdout is /dev/null, which costs nothing to write to.
   The row below each, stdout in a regular file instead of /dev/null, is what writing the
-  printed events to a file once costs by itself. Recording format 2 leaves out of each event
-  the `seq`, `elapsed_ms` and `command` a replay rebuilds (docs/recording.md): a million ticks
-  record in 71 MB instead of 124 MB, a million counter lines in 205 MB instead of 260 MB. That,
-  and handing each event to the recorder without two reabstraction thunks, took the ticker
-  from 1.31× to about 1.18× and the counter from 1.33× to about 1.3× (the table; 9 interleaved
-  runs each measured 1.18× and 1.27× outside it). Where the counter's rest goes (`perf record` of a recorded run): the
-  kernel writing 205 MB into the page cache, ~6% of the run (about 0.33 ns a byte here);
-  copying each event's members into the recording, ~5.5%; writing each happening's line,
-  ~4.6%; a step lock, a second writer's lock and a thread-specific time per step, the rest.
-  A build that wrote nothing at all (the recorded steps only) measured 1.07× for the counter,
-  so the counter is at ~1.14× from its steps and the kernel's share of its bytes before a line
-  is encoded or copied. **1.15× is out of reach for the counter with a JSON Lines recording that
-  holds every event** (the issue asks for JSON Lines with a JSON Schema, and the divergence
-  report shows the recorded event beside the replayed one): meeting it would take a binary or
-  compressed format, or events kept as digests. Each such step was weighed and left alone;
-  the measurements are in the closing notes of this work. Recording CPU time was 1.34× ticker
-  and 1.40× counter at first, then 1.28× and 1.09× after a recorded step set its time once per
-  step as a thread-specific value; the store's specialisation then made the off run faster and
-  left the recording's cost as it was (counter 1.23× → ~1.4×). Before this run the figures came
-  from `/usr/bin/time` (10 ms steps) and the on run truncated the last run's recording (~0.05 s
-  of system time); both are gone.
+  printed events to a file once costs by itself. Four general changes took the ticker from
+  1.38× to the figure above and the counter from 1.38× (the last table before them):
+  recording format 2 leaves out of each event the `seq`, `elapsed_ms` and `command` a replay
+  rebuilds (docs/recording.md), so a million ticks record in 70 MB instead of 124 MB and a
+  million counter lines in 205 MB instead of 260 MB; each event reaches the recorder without
+  two reabstraction thunks; the store's run is specialised for its journal's type
+  (`Store.run(…journal: some StoreJournal…)`), where a recorded step went through an
+  existential and unspecialised generic code; and a ticker batch of whole cents is written as
+  integers. Where the counter's rest goes (`perf record` of a recorded run): the kernel writing
+  205 MB into the page cache, ~6% of the run (about 0.33 ns a byte here); copying each event's
+  members into the recording under the recorder's lock, ~6%; the happening's line, a step lock
+  and a thread-specific time per step, the rest. **1.15× is out of reach for the counter with
+  a JSON Lines recording that holds every event** (the issue asks for JSON Lines with a JSON
+  Schema, and the divergence report shows the recorded event beside the replayed one): with
+  the kernel's ~6% for its bytes and the recorded steps' own bookkeeping, little is left for
+  encoding and copying 350 bytes a step. A binary or compressed format, or events kept as
+  digests, would be needed. Tried and not kept: an output writer on `Mutex` instead of a
+  pthread mutex (no change measured); events appended without the recorder's own lock, the
+  output taking the recorder's lock first (slower as built: 1.24× ticker); a build with no
+  lock at all, unsafe, measured the ceiling of that idea at 1.14× ticker, counter unchanged.
+  Before this run the figures came from `/usr/bin/time` (10 ms steps) and the on run
+  truncated the last run's recording (~0.05 s of system time); both are gone.
 - **`loadctl --version` start-up and RSS**: `--version`, help and usage errors are answered
   synchronously in `main`, before any thread, signal handler or hop to the concurrency runtime;
   what is left is a larger binary to map and two more shared libraries (Dispatch,
