@@ -235,6 +235,10 @@ extension BadInputCase {
       "profile", ["--input="], "empty path for '--input' (use a file path, or - for standard input)"
     ),
     .usage("profile", ["--record", ""], "empty path for '--record' (use a file path)"),
+    .usage("replay", [""], "empty path for '<recording>' (use a file path)"),
+    .usage(
+      "replay", ["-"],
+      "'<recording>' is read from a file, not standard input (for a file named -, give ./-)"),
     .usage(
       "replay", ["--clock", "virtual", "run.jsonl"],
       "'--clock' cannot be used with 'replay': a replay runs with the recorded run's options"),

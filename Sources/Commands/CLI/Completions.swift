@@ -33,7 +33,7 @@ enum CompletionAction: Equatable {
 
   init(_ kind: ValueKind) {
     switch kind {
-    case .file, .outputFile: self = .files
+    case .file, .outputFile, .regularFile: self = .files
     case .command: self = .commands
     case .choice(let words), .suggested(let words): self = .words(words)
     default: self = .none

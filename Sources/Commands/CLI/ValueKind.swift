@@ -19,6 +19,9 @@ package enum ValueKind: Sendable, Equatable {
   case file
   /// A path the run writes (`--trace`, `--record`); completions offer files.
   case outputFile
+  /// A path to a file the run reads whole (a recording to replay); `-` is not standard input
+  /// here. Completions offer files.
+  case regularFile
   /// An absolute URL with a scheme and a host, such as `http://localhost:8080`.
   case url
   /// A shell command line, run with `/bin/sh -c`; completions offer command names.
@@ -37,7 +40,7 @@ package enum ValueKind: Sendable, Equatable {
     case .int, .nonNegativeInt, .positiveInt: "N"
     case .double: "NUMBER"
     case .duration: "DURATION"
-    case .file, .outputFile: "FILE"
+    case .file, .outputFile, .regularFile: "FILE"
     case .url: "URL"
     case .choice: "CHOICE"
     }

@@ -51,6 +51,12 @@ enum ValueValidator {
       }
     case .outputFile:
       guard !text.isEmpty else { throw ValueProblem("empty path for '\(name)' (use a file path)") }
+    case .regularFile:
+      guard !text.isEmpty else { throw ValueProblem("empty path for '\(name)' (use a file path)") }
+      guard text != "-" else {
+        throw ValueProblem(
+          "'\(name)' is read from a file, not standard input (for a file named -, give ./-)")
+      }
     case .command:
       guard !text.allSatisfy(\.isWhitespace) else {
         throw ValueProblem("empty command for '\(name)'")

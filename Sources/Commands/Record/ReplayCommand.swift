@@ -36,7 +36,7 @@ package enum ReplayCommand {
       """,
     options: [Option.check, Option.until],
     positionals: [
-      PositionalSpec(name: "recording", help: "A file written by --record.", kind: .file)
+      PositionalSpec(name: "recording", help: "A file written by --record.", kind: .regularFile)
     ],
     examples: [
       "loadctl search --naive --type swift --exec 'sleep 0.$(($$ % 5)); echo {query}' "
