@@ -281,6 +281,31 @@ import Testing
     #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
   }
 
+  /// A reader that leaves while a step prints (a fast ticker into `head -n 5`: the closed pipe is
+  /// found by a flush inside the step) stops the run as any closed stdout does: 141, a recording
+  /// that ends so and replays. It once crashed (the recorder's step lock taken twice), so it
+  /// runs three times: the closed pipe is not always found inside a step.
+  @Test func aReaderLeavingWhileAStepPrintsEndsTheRecordedRunWith141() async throws {
+    let scratch = try Scratch()
+    for attempt in 1...3 {
+      let file = scratch.path("fast-\(attempt).jsonl")
+      let outcome = try await LoadctlProcess.run(
+        executable: "/bin/bash",
+        arguments: [
+          "-c",
+          "\"$0\" ticker --interval 0 --json --record \"$1\" | head -n 5 >/dev/null; "
+            + "echo \"status ${PIPESTATUS[0]}\" >&2",
+          try BinaryLocator.locate(), file,
+        ])
+      #expect(outcome.stderr.hasSuffix("status 141\n"), "\(file)\n\(outcome.stderr)")
+      #expect(!outcome.stderr.contains("Fatal error"), "\(file)\n\(outcome.stderr)")
+      let last = try #require(try Recorded.lines(file).last, "\(file)")
+      #expect(last == #"{"end":{"signal":"SIGPIPE","exit":141}}"#, "\(file)")
+      let check = try await Self.replay(["--check", file])
+      #expect(check.termination == .exited(0), "\(file)\n\(check.transcript)")
+    }
+  }
+
   /// A run killed by SIGKILL leaves whole JSON lines; the replay plays them, then refuses the
   /// recording for stopping before the run's end.
   @Test func aKilledRunsRecordingReplaysWhatItHoldsThenFails() async throws {

@@ -135,19 +135,29 @@ package final class RunRecorder: Sendable {
   /// Like ``step(_:_:)``, with the happening's fields written by `fields` (each as `,"key":value`)
   /// straight into the recording: a store's happenings, one per step, are not built as values
   /// first.
+  ///
+  /// A step recorded while this thread applies another (a closed stdout noticed by a flush inside
+  /// a step, which stops the run) is recorded where it happens, inside the outer one: the step
+  /// lock is not taken twice.
   package func step(writing fields: (inout [UInt8]) -> Void, _ body: () -> Void) {
+    if StepThread.isApplying(self) { return record(writing: fields, body) }
     stepLock.withLock { _ in
-      let now = stamp()
-      writer.write { buffer in
-        lineTime.store(now, ordering: .relaxed)
-        Self.timePrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
-        JSONValue.writeInt(Int(now), to: &buffer)
-        fields(&buffer)
-        buffer.append(UInt8(ascii: "}"))
-        buffer.append(UInt8(ascii: "\n"))
-      }
-      RecordedTime.withValue(nanoseconds: now) { body() }
+      StepThread.applying(self) { record(writing: fields, body) }
     }
+  }
+
+  /// Writes the happening's line and applies it, the step lock held by this thread.
+  private func record(writing fields: (inout [UInt8]) -> Void, _ body: () -> Void) {
+    let now = stamp()
+    writer.write { buffer in
+      lineTime.store(now, ordering: .relaxed)
+      Self.timePrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
+      JSONValue.writeInt(Int(now), to: &buffer)
+      fields(&buffer)
+      buffer.append(UInt8(ascii: "}"))
+      buffer.append(UInt8(ascii: "\n"))
+    }
+    RecordedTime.withValue(nanoseconds: now) { body() }
   }
 
   private static var timePrefix: StaticString { #"{"t":"# }
@@ -296,6 +306,30 @@ package final class RunRecorder: Sendable {
     value.write(to: &bytes)
     bytes.append(UInt8(ascii: "\n"))
     writer.write(bytes)
+  }
+}
+
+/// Which ``RunRecorder``'s step the running thread is applying, if any: a thread-specific value
+/// set while the thread holds that recorder's step lock.
+private enum StepThread {
+  private static let key: pthread_key_t? = {
+    var key = pthread_key_t()
+    return pthread_key_create(&key, nil) == 0 ? key : nil
+  }()
+
+  /// Whether this thread is applying a step of `recorder` (and so holds its step lock).
+  static func isApplying(_ recorder: RunRecorder) -> Bool {
+    guard let key, let current = pthread_getspecific(key) else { return false }
+    return current == Unmanaged.passUnretained(recorder).toOpaque()
+  }
+
+  /// Runs `body` marked as applying a step of `recorder`, whose step lock the caller holds.
+  static func applying(_ recorder: RunRecorder, _ body: () -> Void) {
+    guard let key else { return body() }
+    let previous = pthread_getspecific(key)
+    _ = pthread_setspecific(key, Unmanaged.passUnretained(recorder).toOpaque())
+    defer { _ = pthread_setspecific(key, previous) }
+    body()
   }
 }
 

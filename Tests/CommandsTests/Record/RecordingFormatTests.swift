@@ -83,6 +83,41 @@ import Testing
     #expect(read.events.map(\.line) == [2, 4, 5])
   }
 
+  /// A step recorded while a step is applied on the same thread (stdout found closed by a flush
+  /// inside a step stops the run) is recorded inside it, without taking the step lock twice; the
+  /// outer step's later events then carry their own time.
+  @Test func aStepInsideAStepIsRecordedWhereItHappens() throws {
+    let run = try Run()
+    run.recorder.header([("command", "counter")])
+    run.now.withLock { $0 = .milliseconds(1) }
+    run.recorder.step([("input", .object([("action", "increment")]))]) {
+      run.output.emit("first", text: nil)
+      run.now.withLock { $0 = .milliseconds(3) }
+      run.recorder.shutdown(.brokenPipe)
+      run.output.emit("second", text: nil)
+    }
+    run.recorder.end(.brokenPipe)
+    #expect(run.recorder.finish() == nil)
+    run.output.flush()
+
+    let recorded = try run.lines("run.jsonl")
+    #expect(
+      Array(recorded.dropFirst()) == [
+        #"{"t":1000000,"input":{"action":"increment"}}"#,
+        #"{"out":{"event":"first"}}"#,
+        #"{"t":3000000,"shutdown":"broken_pipe"}"#,
+        #"{"out":{"event":"second"},"elapsed_ms":1}"#,
+        #"{"end":{"signal":"SIGPIPE","exit":141}}"#,
+      ])
+    let header =
+      #"{"loadctl_recording":2,"loadctl_version":"0","command":"counter","arguments":[],"#
+      + #""clock":"virtual","started_at":"Z"}"#
+    let bytes = Array(([header] + recorded.dropFirst()).map { $0 + "\n" }.joined().utf8)
+    let read = try Recording.parse(bytes, path: "run.jsonl")
+    #expect(
+      read.events.map { String(decoding: $0.bytes, as: UTF8.self) } == (try run.lines("stdout")))
+  }
+
   /// A format-1 recording holds every event whole, and reads back as it is.
   @Test func aFormatOneEventIsReadAsItIs() throws {
     let text = """
