@@ -30,4 +30,28 @@ import Testing
     let value = try JSONParser.parse(bytes: Array(#"{"name":"Jos\u00e9 é"}"#.utf8))
     #expect(value["name"] == .string("José é"))
   }
+
+  /// With `uniqueKeys`, a key that appears twice in one object is refused where the second one
+  /// starts, in a small object (searched) and a large one (a set); without it, both are kept.
+  @Test(arguments: [2, 40])
+  func aRepeatedKeyIsRefusedOnlyWhenKeysMustBeUnique(keys: Int) throws {
+    let members = (0..<keys).map { #""k\#($0)":\#($0)"# } + [#""k1":"again""#]
+    let text = "{" + members.joined(separator: ",") + "}"
+    let offset = text.utf8.count - #""k1":"again"}"#.utf8.count
+    do {
+      let value = try JSONParser.parse(bytes: Array(text.utf8), uniqueKeys: true)
+      Issue.record("parsed \(value.serialized)")
+    } catch {
+      #expect(error.reason == #"duplicate key "k1""#)
+      #expect(error.offset == offset)
+    }
+    guard case .object(let pairs) = try JSONParser.parse(text) else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(pairs.count == keys + 1)
+    #expect(
+      try JSONParser.parse(bytes: Array(#"{"a":{"b":1},"c":{"b":2}}"#.utf8), uniqueKeys: true)[
+        "c"]?["b"] == .int(2))
+  }
 }

@@ -561,6 +561,18 @@ import Testing
       "recording 'PATH' line 2: a 'deadline' in a run that had none (no --duration)", true
     ),
     (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"t":6,"closing":true}"# + "\n",
+      #"recording 'PATH' line 2: duplicate key "t""#, true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"closing":false}"# + "\n",
+      "recording 'PATH' line 2: 'closing' must be true", true
+    ),
+    (
+      RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"input_finished":false}"# + "\n",
+      "recording 'PATH' line 2: 'input_finished' must be true", false
+    ),
+    (
       RecordReplayEndToEndTests.header + "\n" + #"{"t":5,"feed":7}"# + "\n",
       "recording 'PATH' line 2: the flow's feed report is unreadable", true
     ),

@@ -21,6 +21,9 @@ public struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
   private let maxDepth: Int
+  /// Whether a key that appears twice in one object is an error (RFC 8259 says names SHOULD be
+  /// unique; readers disagree on which one counts).
+  private let uniqueKeys: Bool
 
   /// Parses a complete JSON document.
   /// - Throws: ``Failure`` for invalid JSON, trailing content or nesting deeper than `maxDepth`.
@@ -29,8 +32,12 @@ public struct JSONParser {
   }
 
   /// Parses a complete JSON document from UTF-8 bytes.
-  public static func parse(bytes: [UInt8], maxDepth: Int = 64) throws(Failure) -> JSONValue {
-    var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+  /// - Parameter uniqueKeys: Refuse an object that holds a key twice (a recording, which must
+  ///   mean one thing to every reader), instead of keeping both.
+  public static func parse(
+    bytes: [UInt8], maxDepth: Int = 64, uniqueKeys: Bool = false
+  ) throws(Failure) -> JSONValue {
+    var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, uniqueKeys: uniqueKeys)
     parser.skipSpace()
     let value = try parser.value(depth: 0)
     parser.skipSpace()
@@ -38,9 +45,10 @@ public struct JSONParser {
     return value
   }
 
-  private init(bytes: [UInt8], maxDepth: Int) {
+  private init(bytes: [UInt8], maxDepth: Int, uniqueKeys: Bool) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    self.uniqueKeys = uniqueKeys
   }
 
   private func fail(_ reason: String) -> Failure { Failure(reason: reason, offset: index) }
@@ -85,10 +93,26 @@ public struct JSONParser {
       index += 1
       return .object(pairs)
     }
+    // Keys seen, once an object is too large to search its pairs (only with `uniqueKeys`).
+    var seen: Set<String> = []
     while true {
       skipSpace()
       guard current == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+      let start = index
       let key = try string()
+      if uniqueKeys {
+        let repeated: Bool
+        if pairs.count < 16 {
+          repeated = pairs.contains { $0.0 == key }
+        } else {
+          if seen.isEmpty { seen = Set(pairs.map(\.0)) }
+          repeated = !seen.insert(key).inserted
+        }
+        guard !repeated else {
+          index = start
+          throw fail("duplicate key \(JSONValue.string(key).serialized)")
+        }
+      }
       skipSpace()
       guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
       index += 1

@@ -115,9 +115,11 @@ package struct Recording: Sendable {
     func object(_ bytes: ArraySlice<UInt8>, line: Int) throws(Problem) -> JSONValue {
       let value: JSONValue
       do throws(JSONParser.Failure) {
-        value = try JSONParser.parse(bytes: Array(bytes), maxDepth: Self.maxDepth)
+        value = try JSONParser.parse(bytes: Array(bytes), maxDepth: Self.maxDepth, uniqueKeys: true)
       } catch {
-        throw fail(line, "not JSON (\(error.reason))")
+        throw fail(
+          line,
+          error.reason.hasPrefix("duplicate key") ? error.reason : "not JSON (\(error.reason))")
       }
       guard case .object = value else { throw fail(line, "not a JSON object") }
       return value
@@ -253,8 +255,14 @@ package struct Recording: Sendable {
   private static func readEntry(
     _ value: JSONValue, fail: (String) -> Problem
   ) throws(Problem) -> Entry {
-    if value["closing"] != nil { return .closing }
-    if value["deadline"] != nil { return .deadline }
+    if let closing = value["closing"] {
+      guard closing == .bool(true) else { throw fail("'closing' must be true") }
+      return .closing
+    }
+    if let deadline = value["deadline"] {
+      guard deadline == .bool(true) else { throw fail("'deadline' must be true") }
+      return .deadline
+    }
     if let feed = value["feed"] { return .feed(feed) }
     if let warning = value["warning"] {
       guard case .string(let name)? = warning["lint"], let lint = Lint(named: name),
@@ -340,8 +348,18 @@ extension StoreHappening where Action: RecordableAction {
   /// Reads a happening's recording line (see ``recorded``).
   package static func fromRecorded(_ value: JSONValue) -> Result<Self, LineProblem> {
     if let input = value["input"] { return Action.fromRecorded(input).map { .input($0) } }
-    if value["input_finished"] != nil { return .success(.inputFinished) }
-    if value["cancelled"] != nil { return .success(.cancelled) }
+    if let finished = value["input_finished"] {
+      guard finished == .bool(true) else {
+        return .failure(LineProblem("'input_finished' must be true"))
+      }
+      return .success(.inputFinished)
+    }
+    if let cancelled = value["cancelled"] {
+      guard cancelled == .bool(true) else {
+        return .failure(LineProblem("'cancelled' must be true"))
+      }
+      return .success(.cancelled)
+    }
     if case .string(let id)? = value["cancel_request"] {
       return .success(.cancelRequest(EffectID(id)))
     }
