@@ -110,50 +110,49 @@ package struct RecordedFields: Sendable {
 
   /// The array-of-strings field `key`.
   package func strings(_ key: String) throws(LineProblem) -> [String] {
-    let field = try value(key)
-    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
-    var texts: [String] = []
-    texts.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
+    try elements(key) { (element, index) throws(LineProblem) -> String in
       guard case .string(let text) = element else {
         throw wrongType("\(key)[\(index)]", "a string", element)
       }
-      texts.append(text)
+      return text
     }
-    return texts
   }
 
   /// The array-of-numbers field `key`, integers included.
   package func doubles(_ key: String) throws(LineProblem) -> [Double] {
-    let field = try value(key)
-    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
-    var numbers: [Double] = []
-    numbers.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
+    try elements(key) { (element, index) throws(LineProblem) -> Double in
       guard let number = Self.number(element) else {
         throw wrongType("\(key)[\(index)]", "a number", element)
       }
-      numbers.append(number)
+      return number
     }
-    return numbers
   }
 
   /// The array field `key` of integers, each within `range`.
   package func integers(_ key: String, in range: ClosedRange<Int>) throws(LineProblem) -> [Int] {
-    let field = try value(key)
-    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
-    var numbers: [Int] = []
-    numbers.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
+    try elements(key) { (element, index) throws(LineProblem) -> Int in
       guard case .int(let number) = element else {
         throw wrongType("\(key)[\(index)]", "an integer", element)
       }
       guard range.contains(number) else {
         throw problem("field \(quoted("\(key)[\(index)]")) is out of range (\(number))")
       }
-      numbers.append(number)
+      return number
     }
-    return numbers
+  }
+
+  /// The array field `key`, each element read by `read` with its index (for messages).
+  private func elements<Element>(
+    _ key: String, _ read: (JSONValue, Int) throws(LineProblem) -> Element
+  ) throws(LineProblem) -> [Element] {
+    let field = try value(key)
+    guard case .array(let elements) = field else { throw wrongType(key, "an array", field) }
+    var values: [Element] = []
+    values.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      values.append(try read(element, index))
+    }
+    return values
   }
 
   /// A duration as the integer nanoseconds ``duration(nanoseconds:)`` reads.

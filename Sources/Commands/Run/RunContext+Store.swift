@@ -8,15 +8,15 @@ extension RunContext {
   /// The store's loop takes the input's ready actions itself (see ``ReadyIterator``).
   package func run<State: Sendable, Action: Sendable>(
     _ store: Store<State, Action>, inputs: AnyInput<Action>, onCancel: Action?,
-    journal: (any StoreJournal<Action>)? = nil, observe: (StoreEvent<State, Action>) -> Void
+    observe: (StoreEvent<State, Action>) -> Void
   ) async -> StoreResult<State> {
     await output.holdingFlushes {
-      await store.run(inputs: inputs, onCancel: onCancel, journal: journal, observe: observe)
+      await store.run(inputs: inputs, onCancel: onCancel, observe: observe)
     }
   }
 
-  /// Like the other `run`, with a journal of a type known here (a recording's), so that the
-  /// store's run is specialised for it.
+  /// Like the other `run`, with a journal told of every step (a recording's), whose type the
+  /// store's run is specialised for.
   package func run<State: Sendable, Action: Sendable, Journal: StoreJournal<Action>>(
     _ store: Store<State, Action>, inputs: AnyInput<Action>, onCancel: Action?,
     journal: Journal, observe: (StoreEvent<State, Action>) -> Void

@@ -41,6 +41,17 @@ import Testing
       try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
         .split(separator: "\n").map(String.init)
     }
+
+    /// The recording read back as a replay reads it, under a format-2 header of its own (the
+    /// recorder's header here holds only `command`).
+    func readBack() throws -> Recording {
+      let header =
+        #"{"loadctl_recording":2,"loadctl_version":"0","command":"counter","arguments":[],"#
+        + #""clock":"virtual","started_at":"Z"}"#
+      let recorded = try lines("run.jsonl").dropFirst()
+      let bytes = Array(([header] + recorded).map { $0 + "\n" }.joined().utf8)
+      return try Recording.parse(bytes, path: "run.jsonl")
+    }
   }
 
   @Test func anEventLeavesOutWhatAReplayKnowsAndReadsBackAsPrinted() throws {
@@ -74,11 +85,7 @@ import Testing
         #"{"seq":2,"elapsed_ms":1.5,"command":"counter","event":"transition","to":{"count":1}}"#,
         #"{"seq":3,"elapsed_ms":2.25,"command":"counter","event":"late"}"#,
       ])
-    let header =
-      #"{"loadctl_recording":2,"loadctl_version":"0","command":"counter","arguments":[],"#
-      + #""clock":"virtual","started_at":"Z"}"#
-    let bytes = Array(([header] + recorded.dropFirst()).map { $0 + "\n" }.joined().utf8)
-    let read = try Recording.parse(bytes, path: "run.jsonl")
+    let read = try run.readBack()
     #expect(read.events.map { String(decoding: $0.bytes, as: UTF8.self) } == printed)
     #expect(read.events.map(\.line) == [2, 4, 5])
   }
@@ -109,11 +116,7 @@ import Testing
         #"{"out":{"event":"second"},"elapsed_ms":1}"#,
         #"{"end":{"signal":"SIGPIPE","exit":141}}"#,
       ])
-    let header =
-      #"{"loadctl_recording":2,"loadctl_version":"0","command":"counter","arguments":[],"#
-      + #""clock":"virtual","started_at":"Z"}"#
-    let bytes = Array(([header] + recorded.dropFirst()).map { $0 + "\n" }.joined().utf8)
-    let read = try Recording.parse(bytes, path: "run.jsonl")
+    let read = try run.readBack()
     #expect(
       read.events.map { String(decoding: $0.bytes, as: UTF8.self) } == (try run.lines("stdout")))
   }
