@@ -29,10 +29,10 @@ private struct Paced: AsyncSequence, Sendable {
 /// Runs work that takes `work` per action, registered under one id with `policy`, with actions
 /// arriving every `gap`; returns each warning with the time it was raised, in seconds.
 private func lints(
-  policy: EffectPolicy, gap: Duration, count: Int, work: Duration = .seconds(1)
+  policy: EffectPolicy, gap: Duration, count: Int, work: Duration = .seconds(1),
+  waits: Set<String> = []
 ) -> [String] {
   let clock = VirtualClock()
-  let raised = Recorder<String>()
   let store = Store<Int, Int>(initialState: 0) { state, n in
     guard n > 0 else {
       state += 1
@@ -43,9 +43,17 @@ private func lints(
       send(-n)
     }.cancellable(id: "work", policy: policy)
   }
+  return observed(store, clock: clock, inputs: Paced(clock: clock, gap: gap, count: count), waits)
+}
+
+/// Runs `store` over `inputs` with the policy lints watching; each warning with its time.
+private func observed<Input: AsyncSequence<Int, Never> & Sendable>(
+  _ store: Store<Int, Int>, clock: VirtualClock, inputs: Input, _ waits: Set<String>
+) -> [String] {
+  let raised = Recorder<String>()
   _ = clock.launch {
-    var lints = PolicyLints()
-    _ = await store.run(inputs: Paced(clock: clock, gap: gap, count: count)) { event in
+    var lints = PolicyLints(waits: waits)
+    _ = await store.run(inputs: inputs) { event in
       if let warning = lints.observe(event, at: clock.now.offset) {
         raised.append("\(warning.lint) \(warning.subject) @\(clock.now.offset)")
       }
@@ -53,6 +61,33 @@ private func lints(
   }
   clock.run()
   return raised.values
+}
+
+/// A debounced search: each input `n > 0` restarts a `debounce` wait under `latest`, which then
+/// starts the `request` (taking `work`) under the same id, as the search flow does.
+private func debounced(gap: Duration, count: Int, debounce: Duration, work: Duration)
+  -> [String]
+{
+  let clock = VirtualClock()
+  let store = Store<Int, Int>(initialState: 0) { state, n in
+    switch n {
+    case 1...:
+      return .run(name: "debounce") { send in
+        try await clock.sleep(for: debounce)
+        send(-n)
+      }.cancellable(id: "search", policy: .latest)
+    case ..<0:
+      return .run(name: "request") { send in
+        try await clock.sleep(for: work)
+        send(0)
+      }.cancellable(id: "search", policy: .parallel)
+    default:
+      state += 1
+      return .none
+    }
+  }
+  return observed(
+    store, clock: clock, inputs: Paced(clock: clock, gap: gap, count: count), ["debounce"])
 }
 
 @Suite struct PolicyLintsTests {
@@ -85,6 +120,32 @@ private func lints(
     let first = (1...).lazy.map { gap * $0 }.first { $0 - gap > .seconds(3) }
     #expect(raised.first == first.map { "starved work @\($0)" })
     #expect(raised.allSatisfy { $0.hasPrefix("starved work") })
+  }
+
+  /// Keys faster than the debounce, for longer than the threshold: only the wait is ever
+  /// superseded, and that is the debounce doing its job.
+  @Test(arguments: [50, 150, 250])
+  func typingFasterThanTheDebounceIsNotStarved(gapMilliseconds: Int) {
+    let raised = debounced(
+      gap: .milliseconds(gapMilliseconds), count: 60, debounce: .milliseconds(300),
+      work: .seconds(1))
+    #expect(raised == [])
+  }
+
+  /// Each pause lets a request start, and the next key supersedes it before it completes: the
+  /// requests are starved, and the warning names them, not the debounce.
+  @Test func requestsSupersededByEachPauseAreStarved() {
+    let raised = debounced(
+      gap: .milliseconds(400), count: 20, debounce: .milliseconds(300), work: .seconds(1))
+    // The first request starts at 0.3 s and is superseded at 0.4 s; raised at the first
+    // supersession more than 3 s later, 3.6 s.
+    #expect(raised.first == "starved request @3.6 seconds")
+    #expect(raised.allSatisfy { $0.hasPrefix("starved request") })
+  }
+
+  /// A wait named in `waits` is no work, whatever its policy's supersessions.
+  @Test func supersededWaitsAreNotStarved() {
+    #expect(lints(policy: .latest, gap: .milliseconds(300), count: 20, waits: ["work"]) == [])
   }
 
   /// Just slower than the work: each completes before the next arrives.

@@ -87,28 +87,68 @@ private func script(_ line: String, _ count: Int) -> String {
     #expect(events.last?.value(at: "warnings") == nil)
   }
 
-  /// Keys faster than the debounce for four seconds: no search ever runs.
-  @Test func typingFasterThanTheDebounceRaisesStarved() async throws {
+  /// Keys faster than the debounce for four seconds: no search ever runs, and that is the
+  /// debounce doing its job, not starvation; `--deny all` has nothing to deny.
+  @Test(arguments: ["50ms", "100ms", "150ms", "250ms"])
+  func typingFasterThanTheDebounceRaisesNothing(keystroke: String) async throws {
     let outcome = try await LoadctlProcess.run(
       [
         "search", "--clock", "virtual", "--type", String(repeating: "ab", count: 20),
-        "--keystroke", "100ms",
+        "--keystroke", keystroke, "--deny", "all",
       ])
     #expect(outcome.termination == .exited(0))
-    let lines = warningLines(outcome.stderr)
-    #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix(#"warning[starved]: new "debounce" work"#) == true)
+    #expect(warningLines(outcome.stderr) == [])
   }
 
-  /// Keys just slower than the debounce: every pause lets a search start.
+  /// An ordinary question typed at the default pace.
+  @Test func typingAQuestionRaisesNothing() async throws {
+    let outcome = try await LoadctlProcess.run(
+      [
+        "search", "--type", "how do I cancel a task group", "--clock", "virtual", "-q", "--deny",
+        "all",
+      ])
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+
+  /// A query every 400 ms against a command that takes a second, with no debounce: every command
+  /// is superseded before it completes, for longer than 3 s. Real time: the gaps only grow
+  /// under load, and the command's second stays longer than any of them.
+  @Test func commandsSupersededBeforeTheyCompleteRaiseStarved() async throws {
+    let queries = (1...12).map { "+400ms q\($0)\n" }.joined()
+    let outcome = try await LoadctlProcess.run(
+      ["search", "--input", "-", "--debounce", "0", "--exec", "sleep 1; echo {query}", "-q"],
+      stdin: .text(queries))
+    #expect(outcome.termination == .exited(0))
+    let lines = warningLines(outcome.stderr)
+    #expect(lines.count == 1, "\(outcome.stderr)")
+    #expect(lines.first?.hasPrefix(#"warning[starved]: new work has superseded "request""#) == true)
+  }
+
+  /// Keys just slower than the debounce, against a backend that answers within the pause:
+  /// every pause lets a search start and complete.
   @Test func typingJustSlowerThanTheDebounceRaisesNothing() async throws {
+    let outcome = try await LoadctlProcess.run(
+      [
+        "search", "--clock", "virtual", "--type", String(repeating: "ab", count: 10),
+        "--keystroke", "350ms", "--debounce", "300ms", "--latency", "40ms", "--jitter", "0ms",
+      ])
+    #expect(outcome.termination == .exited(0))
+    #expect(warningLines(outcome.stderr) == [])
+  }
+
+  /// The same keys against the default backend, slower than the pause: each request starts
+  /// and is superseded by the next key before it completes, for seven seconds.
+  @Test func requestsSupersededAfterEachPauseRaiseStarved() async throws {
     let outcome = try await LoadctlProcess.run(
       [
         "search", "--clock", "virtual", "--type", String(repeating: "ab", count: 10),
         "--keystroke", "350ms", "--debounce", "300ms",
       ])
     #expect(outcome.termination == .exited(0))
-    #expect(warningLines(outcome.stderr) == [])
+    let lines = warningLines(outcome.stderr)
+    #expect(lines.count == 1, "\(outcome.stderr)")
+    #expect(lines.first?.hasPrefix(#"warning[starved]: new work has superseded "request""#) == true)
   }
 
   @Test func anUnknownLintIsAUsageError() async throws {
@@ -172,6 +212,50 @@ private func script(_ line: String, _ count: Int) -> String {
       }, "\(process.stdoutLines)")
     #expect(warningLines(process.stderrText) == [], "\(process.stderrText)")
     #expect(!process.stdoutLines.contains { $0.contains(#""event":"warning""#) })
+  }
+
+  /// Scripted input lines through a Ctrl-Z and `fg`: the line that waited through the pause
+  /// waited for the person, so no `late`.
+  @Test func inputLinesSuspendedAndContinuedRaiseNothing() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lint-suspend-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt")
+    try script("+300ms +", 8).write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = try LoadctlProcess.start(["counter", "--input", file.path, "--json"])
+    try await process.waitForLine(containing: #""action":"increment""#)
+    process.send(signal: SIGTSTP)
+    _ = try await Polling.until("loadctl stopped") {
+      ChildProcesses.state(of: process.pid) == "T" ? true : nil
+    }
+    // The stop must last past the threshold (200 ms) beyond the line's own 300 ms.
+    try await Task.sleep(for: .milliseconds(800))
+    process.send(signal: SIGCONT)
+    #expect(try await process.waitForExit() == .exited(0))
+    let increments = process.stdoutLines.filter { $0.contains(#""action":"increment""#) }
+    #expect(increments.count == 8)
+    #expect(warningLines(process.stderrText) == [], "\(process.stderrText)")
+    #expect(!process.stdoutLines.contains { $0.contains(#""event":"warning""#) })
+  }
+
+  /// The same lines stopped from outside (SIGSTOP): late, and the process was not paused by
+  /// the person, so the lint is raised.
+  @Test func inputLinesStoppedFromOutsideRaiseLate() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lint-stop-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt")
+    try script("+300ms +", 8).write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = try LoadctlProcess.start(["counter", "--input", file.path])
+    try await process.waitForLine(containing: "increment")
+    process.send(signal: SIGSTOP)
+    _ = try await Polling.until("loadctl stopped") {
+      ChildProcesses.state(of: process.pid) == "T" ? true : nil
+    }
+    try await Task.sleep(for: .milliseconds(800))
+    process.send(signal: SIGCONT)
+    #expect(try await process.waitForExit() == .exited(0))
+    let lines = warningLines(process.stderrText)
+    #expect(lines.count == 1, "\(process.stderrText)")
+    #expect(lines.first?.hasPrefix("warning[late]: input line ") == true)
   }
 
   /// A timer's transition to `ticks` of at least `count`.

@@ -432,7 +432,7 @@ private struct FlowObserver<Flow: RunnableFlow> {
     self.context = context
     self.reported = reported
     tally = flow.initialTally
-    lints = context.warnings.allSilenced ? nil : PolicyLints()
+    lints = context.warnings.allSilenced ? nil : PolicyLints(waits: [SearchFlow.debounceName])
   }
 
   mutating func observe(_ event: StoreEvent<Flow.State, Flow.Action>) {

@@ -87,13 +87,16 @@ package struct RunContext: Sendable {
   /// When this run's input lines apply: the run's clock and time since its start.
   package var lineClock: LineClock {
     LineClock(clock: clock, elapsed: elapsed) { [warnings] line, lateness in
+      // A line that waited through a Ctrl-Z and `fg` waited for the person.
+      guard !UnixSignals.wasSuspended(within: lateness) else { return }
       warnings.raise(
         LintWarning(
           .late, subject: "input",
           message:
             "input line \(line) applied \(EventOutput.milliseconds(lateness)) ms after its time "
-            + "(more than \(formatDuration(LineClock.lateAfter))): the run is too busy to keep "
-            + "the script's rhythm"))
+            + "(more than \(formatDuration(LineClock.lateAfter))): "
+            + UnixSignals.lateCause(
+              within: lateness, busy: "the run is too busy to keep the script's rhythm")))
     }
   }
 

@@ -111,8 +111,11 @@ package struct TimerRun: RunnableFlow {
     return LintWarning(
       .late, subject: "timer",
       message:
-        "a timer tick ran \(EventOutput.milliseconds(late)) ms late (more than \(formatDuration(Self.lateAfter))): the machine or the run is too busy "
-        + "for --interval \(formatDuration(flow.interval))")
+        "a timer tick ran \(EventOutput.milliseconds(late)) ms late (more than \(formatDuration(Self.lateAfter))): "
+        + UnixSignals.lateCause(
+          within: late,
+          busy: "the machine or the run is too busy for --interval \(formatDuration(flow.interval))"
+        ))
   }
 
   package var initialTally: Stats { Stats() }

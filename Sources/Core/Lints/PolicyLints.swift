@@ -57,9 +57,11 @@ public struct LintWarning: Sendable, Equatable {
 ///   when the id's queue has not been empty for longer than ``backlogAfter`` and has just grown
 ///   past its length when it last started to fill. A queue that fills in a burst and drains is
 ///   never raised, however long it takes to drain.
-/// - `starved`: an effect registered under `latest` while another of its id is in flight
-///   supersedes it; the lint is raised when supersessions have gone on for longer than
-///   ``starvedAfter`` and no effect of that id has finished in that time.
+/// - `starved`: an effect registered under `latest` while work of its id is in flight
+///   supersedes that work; the lint is raised when supersessions have gone on for longer than
+///   ``starvedAfter`` and no work of that id has finished in that time. An effect named in
+///   ``waits`` is not work: superseding a debounce is the debounce doing its job, and one that
+///   elapses completes nothing.
 ///
 /// ```swift
 /// var lints = PolicyLints()
@@ -72,6 +74,8 @@ public struct PolicyLints: Sendable {
   public var backlogAfter: Duration
   /// How long `latest` supersessions without a completion are tolerated.
   public var starvedAfter: Duration
+  /// The names of effects that only wait for input to settle before work starts (a debounce).
+  public var waits: Set<String>
 
   private struct Queue {
     var waiting: Set<Int> = []
@@ -83,10 +87,17 @@ public struct PolicyLints: Sendable {
   private var queues: [EffectID: Queue] = [:]
   /// Per `latest` id: when the first supersession since the last completion happened.
   private var supersededSince: [EffectID: Duration] = [:]
+  /// Per id: the labels of the started effects that are work (not ``waits``) and in flight, by
+  /// serial.
+  private var working: [EffectID: [Int: String]] = [:]
 
-  public init(backlogAfter: Duration = .seconds(5), starvedAfter: Duration = .seconds(3)) {
+  public init(
+    backlogAfter: Duration = .seconds(5), starvedAfter: Duration = .seconds(3),
+    waits: Set<String> = []
+  ) {
     self.backlogAfter = backlogAfter
     self.starvedAfter = starvedAfter
+    self.waits = waits
   }
 
   /// Takes in one event that happened at `time` (read only for the events that need it).
@@ -104,9 +115,12 @@ public struct PolicyLints: Sendable {
       }
     case .effectStarted(let info):
       left(info)
+      if let id = info.id, isWork(info) { working[id, default: [:]][info.serial] = info.label }
     case .effectFinished(let info, let outcome):
       left(info)
-      if outcome == .finished, let id = info.id { supersededSince[id] = nil }
+      guard let id = info.id, isWork(info) else { break }
+      working[id]?[info.serial] = nil
+      if outcome == .finished { supersededSince[id] = nil }
     case .transition, .ignored, .effectDropped:
       break
     }
@@ -137,17 +151,22 @@ public struct PolicyLints: Sendable {
   private mutating func superseded(_ info: EffectInfo, id: EffectID, at time: Duration)
     -> LintWarning?
   {
+    guard let old = working[id]?.min(by: { $0.key < $1.key })?.value else { return nil }
     guard let since = supersededSince[id] else {
       supersededSince[id] = time
       return nil
     }
     guard time - since > starvedAfter else { return nil }
     return LintWarning(
-      .starved, subject: info.label,
+      .starved, subject: old,
       message:
-        "new \"\(info.label)\" work has superseded the old under the latest policy for "
-        + "\(Self.seconds(time - since)) and none of it completed: the input is faster than "
-        + "the work (or its debounce); send it less often, or make the work faster")
+        "new work has superseded \"\(old)\" under the latest policy for "
+        + "\(Self.seconds(time - since)) and none of it completed: the input comes faster than "
+        + "the work completes; send it less often, or make the work faster")
+  }
+
+  private func isWork(_ info: EffectInfo) -> Bool {
+    info.name.map { !waits.contains($0) } ?? true
   }
 
   /// A queued effect started, or ended before it did.
