@@ -48,6 +48,8 @@ case .answered(let end):
 case .run(let invocation, let runner):
   // With too few file descriptors libdispatch traps or hangs: say so and exit 71 instead.
   if let end = CommandRuntime.requireDescriptors() { end.terminate() }
+  // With too few threads it hangs for ever: say so and exit 71 instead.
+  if let end = CommandRuntime.requireThreads() { end.terminate() }
   // Then, before any work starts (opening a FIFO may block): the signal handlers and their
   // reader thread, so every signal is answered.
   UnixSignals.prepare(UnixSignal.handled)

@@ -324,6 +324,53 @@ import Testing
     #expect(outcome.stderr.hasPrefix("Error: too few file descriptors"))
   }
 
+  /// Too few process slots (`ulimit -u`, which counts threads) for the runtime's threads: one
+  /// `Error:` line and 71 at once, for every flow and for a replay, where the runtime would
+  /// retry making a worker for ever. As `nobody`, since root is not held to the limit; the binary
+  /// is copied where `nobody` can run it.
+  @Test(arguments: [
+    ["counter", "+"], ["profile", "--clock", "virtual"], ["timer", "--ticks", "2"],
+  ])
+  func tooFewThreadsIsAnOSError(arguments: [String]) async throws {
+    let binary = try Self.binaryForNobody()
+    let outcome = try await LoadctlProcess.run(
+      executable: "/usr/bin/setpriv",
+      arguments: [
+        "--reuid", "65534", "--regid", "65534", "--clear-groups", "/bin/bash", "-c",
+        "ulimit -u 4; exec \"$0\" \"$@\"", binary,
+      ] + arguments)
+    #expect(outcome.termination == .exited(71), "\(outcome.stderr)")
+    #expect(outcome.stderr.hasPrefix("Error: too few threads: loadctl needs "))
+    #expect(outcome.stderr.contains("raise 'ulimit -u'"))
+    #expect(outcome.stdout.isEmpty)
+  }
+
+  /// The near miss: the same user with a few dozen slots runs as usual.
+  @Test func enoughThreadsRun() async throws {
+    let binary = try Self.binaryForNobody()
+    let outcome = try await LoadctlProcess.run(
+      executable: "/usr/bin/setpriv",
+      arguments: [
+        "--reuid", "65534", "--regid", "65534", "--clear-groups", "/bin/bash", "-c",
+        "ulimit -u 64; exec \"$0\" counter +", binary,
+      ])
+    #expect(outcome.termination == .exited(0), "\(outcome.stderr)")
+    #expect(outcome.stdout.contains { $0.contains("count: 1") })
+  }
+
+  /// A copy of the binary under test in a fresh directory that any user may read and search.
+  private static func binaryForNobody() throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "loadctl-nobody-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o755])
+    let copy = directory.appendingPathComponent("loadctl")
+    try FileManager.default.copyItem(atPath: try BinaryLocator.locate(), toPath: copy.path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+    return copy.path
+  }
+
   /// Enough descriptors for the runtime but not for a command's pipes is the same system error,
   /// said before the flow starts, not a command that "failed" with status 1.
   @Test func tooFewDescriptorsForACommandIsAnOSError() async throws {

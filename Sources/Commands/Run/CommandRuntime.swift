@@ -39,6 +39,70 @@ package enum CommandRuntime {
     return .exit(ExitStatus.systemError)
   }
 
+  /// Threads a run needs at once, the main thread included: the runtime's workers, the signal
+  /// thread, stdout's watcher and a command's reader. With fewer, libdispatch retries making a
+  /// worker once a second, for ever, and the run hangs without a word.
+  static let threadsNeeded = 8
+
+  /// One `Error:` line and status 71 unless ``threadsNeeded`` threads can run at once (the
+  /// process limit, `ulimit -u`, or a container's, counts threads); call before anything starts
+  /// a thread or a dispatch queue. The threads it starts wait for each other, then end.
+  /// - Returns: How the process must end when there are too few; `nil` when there are enough.
+  package static func requireThreads() -> ProcessEnd? {
+    var gate: [Int32] = [-1, -1]
+    guard pipe(&gate) == 0 else { return nil }
+    defer { close(gate[0]) }
+    let readEnd = gate[0]
+    var started: [pthread_t] = []
+    var failure: Int32 = 0
+    while started.count < threadsNeeded - 1 {
+      #if canImport(Glibc)
+        var thread = pthread_t()
+      #else
+        var thread: pthread_t?
+      #endif
+      var attributes = pthread_attr_t()
+      pthread_attr_init(&attributes)
+      pthread_attr_setstacksize(&attributes, 64 * 1024)
+      let box = Unmanaged.passRetained(ProbeGate(readEnd)).toOpaque()
+      let result = pthread_create(
+        &thread, &attributes,
+        { raw in
+          guard let raw else { return nil }
+          let gate = Unmanaged<ProbeGate>.fromOpaque(raw).takeRetainedValue()
+          var byte: UInt8 = 0
+          while read(gate.descriptor, &byte, 1) < 0, errno == EINTR {}
+          return nil
+        }, box)
+      pthread_attr_destroy(&attributes)
+      guard result == 0 else {
+        Unmanaged<ProbeGate>.fromOpaque(box).release()
+        failure = result
+        break
+      }
+      #if canImport(Glibc)
+        started.append(thread)
+      #else
+        if let thread { started.append(thread) }
+      #endif
+    }
+    // Closing the write end wakes every waiting thread with end of file.
+    close(gate[1])
+    for thread in started { pthread_join(thread, nil) }
+    guard failure != 0 else { return nil }
+    Loadctl.printErr(
+      ErrorLine.text(
+        "too few threads: loadctl needs \(threadsNeeded) at once and only \(started.count + 1) "
+          + "could start (\(String(cString: strerror(failure)))); raise 'ulimit -u', or the "
+          + "container's process limit"))
+    return .exit(ExitStatus.systemError)
+  }
+
+  private final class ProbeGate: Sendable {
+    let descriptor: Int32
+    init(_ descriptor: Int32) { self.descriptor = descriptor }
+  }
+
   /// Runs `body` and returns how the process must end.
   /// - Parameters:
   ///   - run: The shared options and the run mode.
