@@ -130,15 +130,14 @@ import Testing
 
   // MARK: time past 292 years
 
-  /// Virtual time past what a run's events can carry (2^63 ns, about 292 years) ends as the run
-  /// would, without trapping (it died by SIGILL), and prints the same recorded or not (recorded,
-  /// its times stopped there while unrecorded they went on).
+  /// Virtual time past what a run's events can carry (2^63 ns, about 292 years) ends the run
+  /// with an error, without trapping, and prints the same recorded or not.
   @Test func timePastWhatEventsCarryNeitherTrapsNorDependsOnRecording() async throws {
     let retried = try await LoadctlProcess.run([
       "profile", "--fail", "x", "--retries", "9000", "--backoff", "1000000000s", "--latency", "0",
       "--clock", "virtual", "-q",
     ])
-    #expect(retried.termination == .exited(1), "\(retried.stderr)")
+    #expect(retried.termination == .exited(65), "\(retried.stderr)")
     let scratch = try TemporaryFile(String(repeating: "+1000000000s +\n", count: 12))
     let recording = try TemporaryFile("")
     let plain = try await LoadctlProcess.run(
@@ -148,8 +147,10 @@ import Testing
         "counter", "--input", scratch.path, "--clock", "virtual", "--json", "--record",
         recording.path,
       ])
-    #expect(plain.termination == .exited(0))
+    #expect(plain.termination == .exited(65))
+    #expect(recorded.termination == .exited(65))
     #expect(plain.stdout == recorded.stdout)
+    #expect(plain.stderr.hasPrefix("Error: the run's next wait ends "))
   }
 
   // MARK: --trace
@@ -322,6 +323,26 @@ import Testing
       arguments: ["-c", "ulimit -n 6; exec \"$0\" profile", try BinaryLocator.locate()])
     #expect(outcome.termination == .exited(71))
     #expect(outcome.stderr.hasPrefix("Error: too few file descriptors"))
+  }
+
+  /// A wait past what virtual time can reach (2^63 ns) ends the run with one `Error:` line and
+  /// 65, where the run went on at the end of time for ever.
+  @Test(arguments: [
+    ["timer", "--interval", "1000000000s", "--ticks", "9223372036854775807"],
+    ["profile", "--fail", "offline", "--retries", "1000000", "--backoff", "1000000000s"],
+  ])
+  func aWaitPastTheVirtualClocksRangeIsAnError(arguments: [String]) async throws {
+    let outcome = try await LoadctlProcess.run(arguments + ["--clock", "virtual"])
+    #expect(outcome.termination == .exited(65), "\(outcome.stderr)")
+    #expect(outcome.stderr.hasPrefix("Error: the run's next wait ends "))
+    #expect(outcome.stderr.contains("past the 2^63 ns (about 292 years) virtual time can reach"))
+  }
+
+  /// The near miss: a long run that stays within the range ends as usual.
+  @Test func aLongVirtualRunWithinTheRangeEnds() async throws {
+    let outcome = try await LoadctlProcess.run(
+      ["timer", "--interval", "1000000000s", "--ticks", "9", "--clock", "virtual"])
+    #expect(outcome.termination == .exited(0), "\(outcome.stderr)")
   }
 
   /// Too few process slots (`ulimit -u`, which counts threads) for the runtime's threads: one

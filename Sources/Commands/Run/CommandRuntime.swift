@@ -273,7 +273,7 @@ package enum CommandRuntime {
           context: context, signals: signals, shutdown: shutdown, spinner: nil, body: body)
         result.withLock { $0 = end }
       }
-      VirtualDriver.run(
+      let pastRange = VirtualDriver.run(
         clock: virtualClock,
         onIdle: {
           output.flush()
@@ -283,6 +283,15 @@ package enum CommandRuntime {
         result.withLock { $0 != nil }
       }
       _ = root
+      if let pastRange {
+        session.restore()
+        context.error(
+          "the run's next wait ends \(formatDuration(pastRange)) after its start, past the "
+            + "2^63 ns (about 292 years) virtual time can reach: stopped at "
+            + "\(formatDuration(virtualClock.now.offset))")
+        _ = writeTrace(traceOutput, context: context)
+        return .exit(ExitStatus.badInput)
+      }
       end = result.withLock { $0 } ?? FlowEnd(status: .completed)
     } else if let executor = RunExecutor(onIdle: {
       output.flush()

@@ -13,14 +13,21 @@ import LoadctlCore
 /// With no deadline pending and the root still running, only a signal can move things on, so the
 /// loop blocks until something is enqueued.
 enum VirtualDriver {
+  /// The latest virtual time a run can reach: what its events' `elapsed_ms` can show, 2^63 ns
+  /// (about 292 years) after the start.
+  static let range = Duration.nanoseconds(Int64.max)
+
   /// Drives `clock` until `isDone` is true; `onIdle` runs whenever every task is parked (before
   /// time jumps or the loop blocks): the moment to flush output.
-  static func run(clock: VirtualClock, onIdle: () -> Void = {}, isDone: () -> Bool) {
+  /// - Returns: `nil` once done; the deadline, when the next one is past ``range`` and the run
+  ///   was left parked before it.
+  static func run(clock: VirtualClock, onIdle: () -> Void = {}, isDone: () -> Bool) -> Duration? {
     while true {
       clock.drain()
-      if isDone() { return }
+      if isDone() { return nil }
       onIdle()
       if let next = clock.nextDeadline {
+        guard next.offset <= range else { return next.offset }
         clock.advance(to: next)
       } else {
         clock.executor.waitForWork()
