@@ -139,6 +139,25 @@ import Testing
     await ChildProcesses.expectGone(pids)
   }
 
+  /// `kill -9` of loadctl also ends what had left the group (`setsid`, coreutils `timeout`):
+  /// the watcher kills every process carrying the run's tag before its group.
+  @Test func killingLoadctlWithSIGKILLEndsProcessesThatLeftTheGroup() async throws {
+    let directory = try ChildProcesses.scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let loadctl = try LoadctlProcess.start(
+      [
+        "profile", "--exec",
+        "setsid sleep 100 & a=$!; timeout 30 sleep 100 & b=$!; "
+          + "\(Self.recordPids("$a $b $$", in: directory)); wait",
+      ] + Self.noTimeout)
+    let pids = try await ChildProcesses.waitForPids("\(directory)/pids", count: 3)
+    loadctl.send(signal: SIGKILL)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGKILL))
+    for pid in pids {
+      #expect(await ChildProcesses.waitUntilStopped(pid), "\(ChildProcesses.describe(pid))")
+    }
+  }
+
   /// A command that floods stdout: the load fails as too large, memory stays bounded, and the
   /// command is gone.
   @Test func aFloodingCommandIsCutOff() async throws {

@@ -31,6 +31,20 @@ extension ChildProcess {
     return unsafeBitCast(address, to: Function.self)
   }
 
+  /// The lifeline watcher's shell script. `$PPID` stays this process's pid after it dies; a
+  /// killed process's environment reads empty, so the rounds end once every tagged process is
+  /// dead (at most 64 rounds, against one that keeps forking).
+  static let watcherScript = """
+    read _; i=0
+    while [ $i -lt 64 ]; do
+      set -- $(grep -lzs "^\(tagVariable)=$PPID\\." /proc/[0-9]*/environ)
+      [ $# -gt 0 ] || break
+      for f; do p=${f#/proc/}; kill -s KILL "${p%/environ}" 2>/dev/null; done
+      i=$((i + 1))
+    done
+    kill -s KILL 0
+    """
+
   /// Spawns the lifeline watcher as the leader of a new process group, then the command into
   /// that group, then the reader thread.
   ///
@@ -52,10 +66,11 @@ extension ChildProcess {
       let (out, err, lifeline, wake) = try (makePipe(), makePipe(), makePipe(), makePipe())
       _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
       // The group's leader: at the end of its input (this process gone, or the lifeline closed)
-      // it kills its whole group, itself included. Its signals are blocked, so that teardown's
-      // SIGTERM leaves it alive until the group's SIGKILL.
+      // it kills every process carrying this process's tag, round after round until none is
+      // left (those that left the group), then its whole group, itself included. Its signals
+      // are blocked, so that teardown's SIGTERM leaves it alive until the group's SIGKILL.
       let watcher = try spawn(
-        "/bin/sh", ["-c", "read _; kill -s KILL 0"], environment: nil,
+        "/bin/sh", ["-c", Self.watcherScript], environment: nil,
         fds: (lifeline.read, -1, -1), group: 0, blocked: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
       Subprocesses.registry.withLock {
         $0.groups.append(watcher)
