@@ -76,7 +76,7 @@ complete -c loadctl -n '__loadctl_using search' -l debounce -x -d 'Pause after t
 complete -c loadctl -n '__loadctl_using search' -l naive -d 'No debounce, no cancellation: every response is applied.'
 complete -c loadctl -n '__loadctl_using search' -l limit -x -d 'Show at most N results.'
 complete -c loadctl -n '__loadctl_using search' -l corpus -r -F -d 'Search the lines of FILE instead of the built-in names.'
-complete -c loadctl -n '__loadctl_using search' -l exec -x -a '(__fish_complete_command)' -d 'Run TEMPLATE with /bin/sh -c per request, the query in $LOADCTL_QUERY and each {query} (outside quotes and arithmetic) standing for "$LOADCTL_QUERY"; each stdout line is a result. A non-zero exit or a signal fails it.'
+complete -c loadctl -n '__loadctl_using search' -l exec -x -a '(__fish_complete_command)' -d 'Run TEMPLATE with /bin/sh -c per request, the query in $LOADCTL_QUERY and each {query} (outside quotes) standing for "$LOADCTL_QUERY"; each stdout line is a result. A non-zero exit or a signal fails it.'
 complete -c loadctl -n '__loadctl_using search' -l url -x -d 'GET TEMPLATE with curl, {query} percent-encoded; expects a JSON array of strings.'
 complete -c loadctl -n '__loadctl_using search' -l header -x -d 'Send this header with --url.'
 complete -c loadctl -n '__loadctl_using search' -l timeout -x -d 'Timeout of each --exec or --url request.'

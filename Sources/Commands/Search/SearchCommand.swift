@@ -30,7 +30,7 @@ package enum SearchCommand: Subcommand {
     static let exec = OptionKey.value(
       "exec", .command, valueName: "TEMPLATE",
       help: "Run TEMPLATE with /bin/sh -c per request, the query in $LOADCTL_QUERY and each "
-        + "{query} (outside quotes and arithmetic) standing for \"$LOADCTL_QUERY\"; each "
+        + "{query} (outside quotes) standing for \"$LOADCTL_QUERY\"; each "
         + "stdout line is a result. A non-zero exit or a signal fails it.")
     static let url = OptionKey.value(
       "url", .url, valueName: "TEMPLATE",

@@ -2,24 +2,15 @@ import LoadctlCore
 
 /// An `--exec` template such as `grep -ril -- {query} docs`, and the results it prints.
 ///
-/// The query is data, never shell code. Each request runs ``command`` with `/bin/sh -c` and the
-/// query in its environment as `LOADCTL_QUERY`; each `{query}` of the template stands there as
-/// `"$LOADCTL_QUERY"`, a quoted reference to it. A shell expands a parameter once and never reads
-/// its value as syntax, so `'; rm -rf ~ #`, `$(touch x)` and `*` are searched for, never run or
-/// expanded, whatever the reference stands in: a word, a here-document, a `case` pattern. A
-/// template that hands text to another shell (`sh -c '…'`, `ssh`) writes `$LOADCTL_QUERY` in
-/// that text itself, which the inner shell expands from the environment it inherits.
-///
-/// Refused, because there the reference would not stay a quoted reference to data: `{query}`
-/// inside quotes (it would lose its own quotes, or be text), after a backslash, or inside
-/// arithmetic, `$(( ))` or `(( ))`, whose operands bash (not dash, Debian's `/bin/sh`) evaluates
-/// again as expressions, array subscripts and `$(…)` included. Refused too where bash (`/bin/sh`
-/// on Fedora, Arch, macOS) may evaluate the reference's *value* as arithmetic: after `$[`, in
-/// `${…}`, `[[ … ]]`, an assignment or a subscript, and in the arguments of `let`, `declare`,
-/// `read`, `unset` and the like (``Placement/arithmetic(_:)``). In a comment it is inert. The
-/// template is read as dash reads it, byte by byte (``placement(of:)``); where the lexer cannot be
-/// sure that every `/bin/sh` reads it so (a `case` inside `$(…)`, bash's `$'…'`), a template with
-/// a `{query}` is refused too. Each non-blank stdout line is a result, in the order printed.
+/// The query is data, never shell code, by construction: each request runs ``command`` with
+/// `/bin/sh -c` and the query in its environment as `LOADCTL_QUERY`, and each `{query}` of the
+/// template stands there as `"$LOADCTL_QUERY"`, a quoted reference to it. A shell expands a
+/// parameter once and never reads its value as syntax, so `'; rm -rf ~ #`, `$(touch x)` and `*`
+/// are searched for, never run or expanded. What the template's own code does with the value
+/// (`eval`, arithmetic, `bash -c "…"`, `ssh`) is the template's, as with
+/// `find -exec sh -c '…' sh {}`. One common mistake is refused: `{query}` inside quotes or after
+/// a backslash, where its reference would lose its quotes or be text. Each non-blank stdout line
+/// is a result, in the order printed.
 package struct SearchExecTemplate: Sendable, Equatable {
   package static let placeholder = "{query}"
   /// The environment variable that holds the query.
@@ -32,42 +23,56 @@ package struct SearchExecTemplate: Sendable, Equatable {
   /// The shell command every request runs: the template with each `{query}` a ``reference``.
   package let command: String
 
-  /// Checks that the template uses the query and that each `{query}` stands where its reference
-  /// stays a quoted word.
+  /// Checks that the template uses the query, and that no `{query}` stands inside quotes or
+  /// after a backslash.
   /// - Throws: `UsageError` (exit 64) naming what is wrong with it.
   package init(_ template: String) throws(UsageError) {
     let bytes = Array(template.utf8)
     let placeholder = Array(Self.placeholder.utf8)
-    guard
-      Self.occurrences(of: placeholder, in: bytes) > 0
-        || Self.occurrences(of: Array(Self.variable.utf8), in: bytes) > 0
-    else {
+    let parts = bytes.split(separator: placeholder, omittingEmptySubsequences: false)
+    guard parts.count > 1 || template.contains(Self.variable) else {
       throw UsageError.invalidValue(
         "'--exec' needs \(Self.placeholder) where the query goes, e.g. "
           + "'grep -ril -- {query} docs' (or $\(Self.variable) in a string of your own)",
         command: "search")
     }
-    switch Self.placement(of: template) {
-    case .bare: break
-    case .quoted:
+    guard !Self.quotesAPlaceholder(parts) else {
       throw UsageError.invalidValue(
-        "\(Self.placeholder) in '--exec' must stand outside quotes, backslashes and arithmetic "
+        "\(Self.placeholder) in '--exec' must stand outside quotes and backslashes "
           + "(it becomes \(Self.reference); in a string of your own, write $\(Self.variable)): "
           + "'\(template)'", command: "search")
-    case .arithmetic(let construct):
-      throw UsageError.invalidValue(
-        "\(Self.placeholder) in '--exec' must not stand where bash may evaluate its value "
-          + "(\(construct)): a query such as a[$(cmd)] would run cmd: '\(template)'",
-        command: "search")
-    case .unsure(let reason):
-      throw UsageError.invalidValue(
-        "cannot tell where \(Self.placeholder) stands in '--exec' (\(reason)); write "
-          + "\(Self.reference) there yourself: '\(template)'", command: "search")
     }
     self.template = template
-    let parts = bytes.split(separator: placeholder, omittingEmptySubsequences: false)
     self.command = String(
       decoding: Array(parts.joined(separator: Array(Self.reference.utf8))), as: UTF8.self)
+  }
+
+  /// Whether a placeholder between `parts` stands inside `'…'` or `"…"`, or right after a
+  /// backslash, reading quotes and backslashes as a shell's words do: the common mistake, not
+  /// every one (comments and here-documents are not followed).
+  private static func quotesAPlaceholder(_ parts: [ArraySlice<UInt8>]) -> Bool {
+    enum Quote { case none, single, double }
+    var quote = Quote.none
+    var escaped = false
+    for (index, part) in parts.enumerated() {
+      if index > 0, quote != .none || escaped { return true }
+      for byte in part {
+        if escaped {
+          escaped = false
+          continue
+        }
+        switch (quote, byte) {
+        case (.single, UInt8(ascii: "'")): quote = .none
+        case (.single, _): break
+        case (_, UInt8(ascii: "\\")): escaped = true
+        case (.none, UInt8(ascii: "'")): quote = .single
+        case (.none, UInt8(ascii: "\"")): quote = .double
+        case (.double, UInt8(ascii: "\"")): quote = .none
+        default: break
+        }
+      }
+    }
+    return false
   }
 
   /// The environment of the request for `query`: `base` with ``variable`` set to it.
