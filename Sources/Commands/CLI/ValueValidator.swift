@@ -103,10 +103,12 @@ enum ValueValidator {
   }
 
   /// `text` as a finite decimal number.
-  /// - Throws: ``ValueProblem`` when it is not one.
+  /// - Throws: ``ValueProblem`` when it is not one; the message says so when it is `inf`, `nan`
+  ///   or the like.
   static func number(_ text: String, name: String) throws(ValueProblem) -> Double {
     guard isDecimal(text), let value = Double(text), value.isFinite else {
-      throw ValueProblem("invalid number '\(text)' for '\(name)'")
+      let finite = Double(text)?.isFinite == false ? " (must be finite)" : ""
+      throw ValueProblem("invalid number '\(text)' for '\(name)'\(finite)")
     }
     return value
   }
