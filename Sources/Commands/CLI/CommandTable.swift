@@ -67,12 +67,13 @@ package enum CommandTable {
       .init("65", "Bad input data: a rejected input line, or a file that cannot be used."),
       .init("69", "A tool loadctl needs is missing (curl for --url)."),
       .init("71", "Too few file descriptors to run (raise 'ulimit -n')."),
-      .init("74", "Writing stdout or the trace file failed (e.g. a full disk)."),
+      .init(
+        "74", "Writing stdout, the --trace file or the --record file failed (e.g. a full disk)."),
       .init("129", "Hung up by SIGHUP (the process dies by the signal)."),
       .init("130", "Interrupted by SIGINT (the process dies by the signal)."),
       .init("131", "Quit by SIGQUIT (Ctrl-\\): at once, no cleanup."),
-      .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
+      .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
     ],
     environment: [
       .init("NO_COLOR", "When set and not empty, no colours or escape codes (as --no-color)."),

@@ -14,6 +14,8 @@ extension Snapshots {
       -c, --config FILE       Read default settings from this file.
       --version               Show the version.
       -h, --help              Show help information.
+      --                      End the options: what follows is an argument, even
+                              when it starts with '-'.
 
     SUBCOMMANDS:
       run                     Send requests at a fixed rate and report what
