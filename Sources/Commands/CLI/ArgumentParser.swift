@@ -72,7 +72,7 @@ private struct ArgumentScanner {
       if let unknownSubcommand { throw unknownSubcommand }
       return .help(command: command?.name)
     }
-    if wantsVersion { return .version }
+    if wantsVersion { return .version(json: given[ProgramSpec.jsonOption.spec.name] != nil) }
     if let firstError { throw firstError }
     return try finish()
   }

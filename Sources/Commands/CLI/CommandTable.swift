@@ -5,6 +5,12 @@ package enum CommandTable {
   /// The program's version, printed by `--version`.
   package static let version = "0.1.0"
 
+  /// The versions every `start` event carries, and `--version --json` prints:
+  /// `{"schema_version":1,"loadctl_version":"0.1.0"}`.
+  static let versionFields: [(String, JSONValue)] = [
+    ("schema_version", 1), ("loadctl_version", .string(version)),
+  ]
+
   /// Runs a subcommand with the environment and returns how the process ends; throws when the
   /// run ends before its flow starts.
   package typealias Runner =
