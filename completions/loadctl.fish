@@ -45,7 +45,7 @@ complete -c loadctl -n __loadctl_needs_subcommand -a ticker -d 'Watch a live pri
 complete -c loadctl -n __loadctl_needs_subcommand -a replay -d 'Run a recording again on virtual time, and say where a replay diverges.'
 complete -c loadctl -n __loadctl_needs_subcommand -a help -d 'Show help for a subcommand.'
 complete -c loadctl -n __loadctl_needs_subcommand -a completions -d 'Print a shell completion script.'
-complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the version.'
+complete -c loadctl -n __loadctl_needs_subcommand -l version -d 'Show the version (with --json, as a JSON object).'
 complete -c loadctl -n __loadctl_takes_globals -l json -d 'Print machine-readable output as JSON Lines.'
 complete -c loadctl -n __loadctl_takes_globals -l no-color -d 'Do not use colors or other terminal escape codes.'
 complete -c loadctl -n __loadctl_takes_globals -s q -l quiet -d 'Print only errors and the final result.'

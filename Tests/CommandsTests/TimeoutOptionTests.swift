@@ -2,8 +2,8 @@ import Testing
 
 @testable import LoadctlCommands
 
-/// `--timeout` is more than zero wherever it is an option: `0` used to fail every `--exec`
-/// command at once ("timed out after 0s") while curl read `--max-time 0` as no limit.
+/// `--timeout` is more than zero wherever it is an option, and so are the timer's `--interval`
+/// and `--duration`: at least 1ns, the finest wait a clock takes.
 @Suite struct TimeoutOptionTests {
   /// The subcommands with a `--timeout`, from the real table.
   static let commands = CommandTable.program.commands
@@ -18,6 +18,40 @@ import Testing
     #expect(throws: ValueProblem("invalid value '\(text)' for '--timeout' (must be more than 0)")) {
       try ValueValidator.positiveDuration(text, name: "--timeout")
     }
+  }
+
+  /// Less than a clock can wait would act as `0`: refused the same way, saying the least.
+  @Test(arguments: ["0.0000000001s", "0.5ns", "0.0001us"])
+  func aDurationBelowOneNanosecondIsNotPositive(text: String) {
+    #expect(throws: ValueProblem("invalid value '\(text)' for '--timeout' (must be at least 1ns)"))
+    {
+      try ValueValidator.positiveDuration(text, name: "--timeout")
+    }
+  }
+
+  /// Every duration that refuses `0` is refused by the parser, by the one rule.
+  @Test(arguments: [
+    (["timer", "--interval", "0"], "invalid value '0' for '--interval' (must be more than 0)"),
+    (
+      ["timer", "--interval", "0.0000000001s"],
+      "invalid value '0.0000000001s' for '--interval' (must be at least 1ns)"
+    ),
+    (["timer", "--duration=0s"], "invalid value '0s' for '--duration' (must be more than 0)"),
+    (
+      ["timer", "--duration", "0.1ns"],
+      "invalid value '0.1ns' for '--duration' (must be at least 1ns)"
+    ),
+    (
+      ["search", "--exec", "true", "--timeout", "0.9ns"],
+      "invalid value '0.9ns' for '--timeout' (must be at least 1ns)"
+    ),
+  ])
+  func aZeroOrSubNanosecondDurationIsAUsageError(arguments: [String], message: String) {
+    let error = #expect(throws: UsageError.self) {
+      try parse(arguments, spec: CommandTable.program)
+    }
+    #expect(error?.message == message)
+    #expect(error?.command == arguments[0])
   }
 
   @Test func anyDurationAboveZeroIsPositive() throws {

@@ -251,6 +251,20 @@ extension BadInputCase {
         + "options"),
     .usage("counter", ["--trace="], "empty path for '--trace' (use a file path)"),
     .usage(
+      "counter", ["x"],
+      "argument 1: unknown action 'x' (expected +, -, d or c; or inc, dec, delayed, cancel)"),
+    .usage(
+      "counter", ["--json", "c", "+soon d"],
+      "argument 2: invalid time prefix '+soon' (use +DURATION or @DURATION, e.g. +300ms, @1.5s)"),
+    .usage("ticker", ["--min", "-inf"], "invalid number '-inf' for '--min' (must be finite)"),
+    .usage("ticker", ["--max=nan"], "invalid number 'nan' for '--max' (must be finite)"),
+    .usage(
+      "timer", ["--interval", "0.0000000001s"],
+      "invalid value '0.0000000001s' for '--interval' (must be at least 1ns)"),
+    .usage(
+      "timer", ["--json", "--interval", "0"],
+      "invalid value '0' for '--interval' (must be more than 0)"),
+    .usage(
       "profile", ["--file", "-", "--input", "-"],
       "'--file -' and '--input -' cannot both read standard input"),
     .usage(

@@ -207,13 +207,13 @@ private func events(_ lines: [String], _ name: String) throws -> [JSONEvent] {
     #expect(end.integer("rejected_lines") == 1)
     #expect(
       outcome.stderr
-        == "Error: input line 2: unknown action 'plus' (expected +, -, d or cancel; or inc, dec, "
-        + "delayed)\n")
+        == "Error: input line 2: unknown action 'plus' (expected +, -, d or c; or inc, dec, "
+        + "delayed, cancel)\n")
   }
 
   @Test(arguments: [
-    (["counter", "+", "x"], Int32(65), "Error: argument 2: unknown action 'x'"),
-    (["counter", "d", "+1s"], 65, "Error: argument 2: nothing after the time prefix '+1s'"),
+    (["counter", "+", "x"], Int32(64), "Error: argument 2: unknown action 'x'"),
+    (["counter", "d", "+1s"], 64, "Error: argument 2: nothing after the time prefix '+1s'"),
     (["counter", "--input", "/nonexistent/actions"], 65, "Error: cannot open '/nonexistent/"),
     (["counter", "--policy", "first"], 64, "Error: invalid value 'first' for '--policy'"),
     (["counter", "--delay", "soon"], 64, "Error: invalid duration 'soon' for '--delay'"),

@@ -20,7 +20,7 @@ import Testing
       arguments: ["profile", "--json", "--file", "/nonexistent/me.json"], command: "profile",
       kind: "bad_input", status: 65),
     Case(
-      arguments: ["counter", "--json", "zzz"], command: "counter", kind: "bad_input", status: 65),
+      arguments: ["counter", "--json", "zzz"], command: "counter", kind: "usage", status: 64),
     Case(
       arguments: ["ticker", "--json", "--from", "/nonexistent/prices"], command: "ticker",
       kind: "bad_input", status: 65),

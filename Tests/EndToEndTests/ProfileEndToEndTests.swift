@@ -310,6 +310,22 @@ import Testing
     #expect(version.termination == .exited(0))
     #expect(version.stdout.first?.hasPrefix("loadctl ") == true)
   }
+
+  /// `--version --json` is one JSON object: the versions a `start` event carries, nothing else.
+  @Test(arguments: [["--version", "--json"], ["profile", "--json", "--version"]])
+  func versionWithJSONIsTheVersionsOfStart(arguments: [String]) async throws {
+    let version = try await LoadctlProcess.run(arguments)
+    #expect(version.termination == .exited(0))
+    #expect(version.stderr.isEmpty)
+    let object = try #require(JSONLines.parse(version.stdout).first)
+    #expect(version.stdout.count == 1)
+    #expect(Set(object.fields.keys) == ["schema_version", "loadctl_version"])
+    let run = try await LoadctlProcess.run(["profile", "--json", "--clock", "virtual"])
+    let start = try #require(JSONLines.parse(run.stdout).first)
+    #expect(start.event == "start")
+    #expect(object.integer("schema_version") == start.integer("schema_version"))
+    #expect(object.string("loadctl_version") == start.string("loadctl_version"))
+  }
 }
 
 /// A file removed when the value goes away.

@@ -178,7 +178,7 @@ import Testing
     #expect(
       replay.stderrLines == [
         "Error: recording '\(file)' line 1: its options no longer parse: argument 2: unknown "
-          + "action 'bogus' (expected +, -, d or cancel; or inc, dec, delayed)"
+          + "action 'bogus' (expected +, -, d or c; or inc, dec, delayed, cancel)"
       ], "\(replay.transcript)")
   }
 

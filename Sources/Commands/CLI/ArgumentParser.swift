@@ -5,7 +5,9 @@
 /// Global options may come before or after the subcommand; a subcommand's own options only
 /// after it. A value may not start with `-` unless it is a negative number, `-` itself, or,
 /// right after an option that takes a value, `-` and a digit or `.` such as `-1s`, which no
-/// option could be (use `--name=-text` otherwise). Giving a non-repeatable option twice keeps
+/// option could be, or, right after an option that takes a number, any text a number parser
+/// reads, such as `-inf`, which then gets the option's own message (use `--name=-text`
+/// otherwise). Giving a non-repeatable option twice keeps
 /// the last value.
 /// `-h`/`--help` anywhere before `--` asks for help; it wins over `--version`, and both win
 /// over errors elsewhere on the line (except an unknown subcommand, for which there is no
@@ -70,7 +72,7 @@ private struct ArgumentScanner {
       if let unknownSubcommand { throw unknownSubcommand }
       return .help(command: command?.name)
     }
-    if wantsVersion { return .version }
+    if wantsVersion { return .version(json: given[ProgramSpec.jsonOption.spec.name] != nil) }
     if let firstError { throw firstError }
     return try finish()
   }
@@ -162,6 +164,7 @@ private struct ArgumentScanner {
   ) throws(UsageError) -> String {
     guard index < arguments.count,
       !Self.looksLikeOption(arguments[index]) || Self.looksNegative(arguments[index])
+        || (option.valueKind?.isNumber == true && Double(arguments[index]) != nil)
     else {
       throw .missingValue(option.longForm, command: command?.name)
     }

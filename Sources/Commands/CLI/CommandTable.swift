@@ -5,6 +5,12 @@ package enum CommandTable {
   /// The program's version, printed by `--version`.
   package static let version = "0.1.0"
 
+  /// The versions every `start` event carries, and `--version --json` prints:
+  /// `{"schema_version":1,"loadctl_version":"0.1.0"}`.
+  static let versionFields: [(String, JSONValue)] = [
+    ("schema_version", 1), ("loadctl_version", .string(version)),
+  ]
+
   /// Runs a subcommand with the environment and returns how the process ends; throws when the
   /// run ends before its flow starts.
   package typealias Runner =
@@ -66,13 +72,14 @@ package enum CommandTable {
       .init("64", "Usage error: bad option, argument or value."),
       .init("65", "Bad input data: a rejected input line, or a file that cannot be used."),
       .init("69", "A tool loadctl needs is missing (curl for --url)."),
-      .init("71", "Too few file descriptors to run (raise 'ulimit -n')."),
-      .init("74", "Writing stdout or the trace file failed (e.g. a full disk)."),
+      .init("71", "Too few file descriptors or threads to run (raise 'ulimit -n' or 'ulimit -u')."),
+      .init(
+        "74", "Writing stdout, the --trace file or the --record file failed (e.g. a full disk)."),
       .init("129", "Hung up by SIGHUP (the process dies by the signal)."),
       .init("130", "Interrupted by SIGINT (the process dies by the signal)."),
       .init("131", "Quit by SIGQUIT (Ctrl-\\): at once, no cleanup."),
-      .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
       .init("141", "stdout was closed by its reader (SIGPIPE); nothing is printed."),
+      .init("143", "Terminated by SIGTERM (the process dies by the signal)."),
     ],
     environment: [
       .init("NO_COLOR", "When set and not empty, no colours or escape codes (as --no-color)."),

@@ -46,7 +46,7 @@ package struct HelpRenderer: Sendable {
       ["USAGE: \(program.name) <subcommand> [options]"],
       section(
         "OPTIONS:",
-        rows: program.listedOptions(for: nil).map(row)),
+        rows: program.listedOptions(for: nil).map(row) + [Self.optionsEnd]),
       section("SUBCOMMANDS:", rows: program.allCommands.map { ($0.name, $0.summary) })
         + ["", "  See '\(program.name) help <subcommand>' for detailed help."],
     ]
@@ -70,6 +70,11 @@ package struct HelpRenderer: Sendable {
     }
     return join(sections)
   }
+
+  /// The last row of the top-level options: what `--` does.
+  static let optionsEnd = (
+    "--", "End the options: what follows is an argument, even when it starts with '-'."
+  )
 
   private func row(_ option: OptionSpec) -> (String, String) {
     (option.helpLabel, Self.text(for: option))

@@ -10,8 +10,8 @@ extension ProgramSpec {
   /// ```
   ///
   /// - Returns: Duplicate or reserved names, names and choices that are not plain words,
-  ///   defaults that are not valid values, and positionals in an order the parser cannot
-  ///   match.
+  ///   defaults that are not valid values, positionals in an order the parser cannot match,
+  ///   and exit statuses out of numeric order.
   package func problems() -> [String] {
     var problems: [String] = []
     var commandNames: Set<String> = []
@@ -32,6 +32,8 @@ extension ProgramSpec {
       problems += optionProblems(options(for: command), scope: "'\(command.name)'")
         .filter { !problems.contains($0) }
     }
+    let codes = exitStatuses.map { Int($0.code.prefix { $0.isNumber }) ?? -1 }
+    if codes != codes.sorted() { problems.append("the exit statuses are not in numeric order") }
     return problems
   }
 

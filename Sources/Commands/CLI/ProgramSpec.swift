@@ -81,7 +81,8 @@ package struct ProgramSpec: Sendable {
   /// The built-in `-h, --help`, listed in help and completions but handled by the parser.
   static let helpOption = OptionKey.flag("help", short: "h", help: "Show help information.")
   /// The built-in `--version`, offered only before a subcommand.
-  static let versionOption = OptionKey.flag("version", help: "Show the version.")
+  static let versionOption = OptionKey.flag(
+    "version", help: "Show the version (with --json, as a JSON object).")
 
   /// The shells `completions` can write a script for.
   package static let shells = ["bash", "zsh", "fish"]

@@ -76,8 +76,9 @@ enum URLAuthority {
   /// `https://h/p?q=swift&api_key=<redacted>`.
   ///
   /// Parameters are the `&`- or `;`-separated `name=value` pairs after the first `?` and after
-  /// the first `#`. A name is compared lowercased, percent-decoded and without `-`, `_` and `.`
-  /// (see ``isSecretName(_:)``). An empty value is left as it is, and so is everything else.
+  /// the first `#`. A name is compared percent-decoded, lowercased and by its letters and
+  /// digits only (see ``isSecretName(_:)``). An empty value is left as it is, and so is
+  /// everything else.
   static func redactingSecretParameters(_ text: String) -> String {
     guard let start = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return text }
     var result = String(text[...start])
@@ -109,8 +110,11 @@ enum URLAuthority {
   /// Whether a URL parameter named `name` holds a secret by its name: it is `key`, `sig`,
   /// `pwd`, `pass`, `auth`, `otp` or `sid`, or it contains `token`, `secret`, `passw`,
   /// `passphrase`, `apikey`, `accesskey`, `privatekey`, `signature`, `credential`, `session`,
-  /// `cookie`, `jwt`, `bearer`, `authorization` or `oauth` — after lowercasing, percent-decoding
-  /// and dropping `-`, `_` and `.` (`X-Amz-Signature`, `api_key`, `access_token`).
+  /// `cookie`, `jwt`, `bearer`, `authorization` or `oauth` — after percent-decoding, lowercasing
+  /// and keeping only letters and digits (`X-Amz-Signature`, `api_key`, `api+key`, `api%20key`).
+  ///
+  /// Whatever a server makes of the name (`+` as a space, a `%` that starts no escape, as in
+  /// `tok%en`, kept as it is), what is left of it to compare is the same.
   static func isSecretName(_ name: String) -> Bool {
     var bytes: [UInt8] = []
     var utf8 = Array(name.utf8)[...]
@@ -125,7 +129,7 @@ enum URLAuthority {
       }
     }
     let normalized = String(decoding: bytes, as: UTF8.self).lowercased().filter {
-      !"-_.".contains($0)
+      $0.isLetter || $0.isNumber
     }
     return exactSecretNames.contains(normalized)
       || secretNameParts.contains { normalized.contains($0) }

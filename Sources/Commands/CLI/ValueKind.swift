@@ -32,6 +32,14 @@ package enum ValueKind: Sendable, Equatable {
   /// value whose other forms (`newest:N`) cannot be listed.
   case suggested([String])
 
+  /// Whether the value is a number (`.int`, `.nonNegativeInt`, `.positiveInt`, `.double`).
+  var isNumber: Bool {
+    switch self {
+    case .int, .nonNegativeInt, .positiveInt, .double: true
+    default: false
+    }
+  }
+
   /// The placeholder help shows for a value of this kind when the spec names none.
   var defaultValueName: String {
     switch self {

@@ -75,8 +75,8 @@ extension ValueType<Duration> {
     }
   }
 
-  /// A duration more than zero, such as a timeout, for which `0` could only be a mistake;
-  /// help and completions show it as any ``duration``.
+  /// A duration of at least 1ns, such as a timeout, for which `0` (or less than a clock can
+  /// wait) could only be a mistake; help and completions show it as any ``duration``.
   static var positiveDuration: Self {
     Self(kind: .duration) { text, name throws(ValueProblem) in
       try ValueValidator.positiveDuration(text, name: name)

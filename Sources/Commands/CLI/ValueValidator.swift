@@ -103,10 +103,12 @@ enum ValueValidator {
   }
 
   /// `text` as a finite decimal number.
-  /// - Throws: ``ValueProblem`` when it is not one.
+  /// - Throws: ``ValueProblem`` when it is not one; the message says so when it is `inf`, `nan`
+  ///   or the like.
   static func number(_ text: String, name: String) throws(ValueProblem) -> Double {
     guard isDecimal(text), let value = Double(text), value.isFinite else {
-      throw ValueProblem("invalid number '\(text)' for '\(name)'")
+      let finite = Double(text)?.isFinite == false ? " (must be finite)" : ""
+      throw ValueProblem("invalid number '\(text)' for '\(name)'\(finite)")
     }
     return value
   }
@@ -120,12 +122,14 @@ enum ValueValidator {
     return value
   }
 
-  /// `text` read by ``parseDuration(_:)``, once it is known to be more than zero.
-  /// - Throws: ``ValueProblem`` when it is not a duration, or when it is `0`.
+  /// `text` read by ``parseDuration(_:)``, once it is known to be at least 1ns: the finest wait
+  /// a clock takes, below which a duration would act as `0`.
+  /// - Throws: ``ValueProblem`` when it is not a duration, or when it is `0` or less than 1ns.
   static func positiveDuration(_ text: String, name: String) throws(ValueProblem) -> Duration {
     let value = try duration(text, name: name)
-    guard value > .zero else {
-      throw ValueProblem("invalid value '\(text)' for '\(name)' (must be more than 0)")
+    guard value >= .nanoseconds(1) else {
+      let least = value == .zero ? "more than 0" : "at least 1ns"
+      throw ValueProblem("invalid value '\(text)' for '\(name)' (must be \(least))")
     }
     return value
   }

@@ -71,6 +71,6 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
       ? "'\(text)' is sent by loadctl itself, not by input"
       : "unknown action '\(text)'"
     return .failure(
-      LineProblem("\(hint) (expected +, -, d or cancel; or inc, dec, delayed)"))
+      LineProblem("\(hint) (expected +, -, d or c; or inc, dec, delayed, cancel)"))
   }
 }

@@ -47,7 +47,7 @@ package enum CounterCommand: Subcommand {
     options: [Option.delay, Option.exec, Option.killAfter, Option.policy, Option.input],
     positionals: [
       PositionalSpec(
-        name: "action", help: "+, -, d or cancel (also inc, dec, delayed).", isRepeating: true,
+        name: "action", help: "+, -, d or c (also inc, dec, delayed, cancel).", isRepeating: true,
         isOptional: true,
         kind: .suggested(["+", "-", "d", "c", "increment", "decrement", "delayed", "cancel"]))
     ],
@@ -94,13 +94,15 @@ package enum CounterCommand: Subcommand {
           "give actions as arguments or with '--input', not both", command: spec.name),
         json: run.json)
     }
-    // Parsed once, before anything runs, so a typo never runs half a script.
+    // Parsed once, before anything runs, so a typo never runs half a script; an argument is
+    // part of the command line, so a bad one is a usage error.
     let script: [TimedAction<CounterAction>]
     do throws(InputError) {
       script = try TimedAction.parse(actions, as: CounterAction.parse)
     } catch {
       throw Loadctl.fail(
-        badInput: "argument \(error.line): \(error.message)", command: run.command, json: run.json)
+        usage: .invalidValue("argument \(error.line): \(error.message)", command: spec.name),
+        json: run.json)
     }
     let work: CounterWork
     do throws(UsageError) {

@@ -255,8 +255,7 @@ package enum CommandRuntime {
     RecordedTime.withValue(recording.map { _ in .zero }) {
       output.emit(
         "start",
-        [
-          ("schema_version", 1), ("loadctl_version", .string(CommandTable.version)),
+        CommandTable.versionFields + [
           ("started_at", .string(startedAt)), ("clock", .string(clockName)),
           ("options", .object(options)),
         ],

@@ -42,8 +42,12 @@ package enum Loadctl {
       return .answered(.exit(failure.status))
     }
     switch result {
-    case .version:
-      return .answered(answer("loadctl \(CommandTable.version)\n"))
+    case .version(let json):
+      let text =
+        json
+        ? JSONValue.object(CommandTable.versionFields).serialized
+        : "loadctl \(CommandTable.version)"
+      return .answered(answer(text + "\n"))
     case .help(let command):
       let width = HelpRenderer.width(columns: environment["COLUMNS"])
       return .answered(

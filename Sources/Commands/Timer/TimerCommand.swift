@@ -7,11 +7,11 @@ package enum TimerCommand: Subcommand {
   /// reads them.
   enum Option {
     static let interval = OptionKey.value(
-      "interval", .duration, help: "Time between ticks.", default: "1s")
+      "interval", .positiveDuration, help: "Time between ticks.", default: "1s")
     static let ticks = OptionKey.value(
       "ticks", .positiveInt, help: "End when the tick count reaches N.")
     static let duration = OptionKey.value(
-      "duration", .duration, help: "End after DURATION, running or not.")
+      "duration", .positiveDuration, help: "End after DURATION, running or not.")
     static let paused = OptionKey.flag(
       "paused", help: "Start stopped, for --input or keys to start.")
     static let input = OptionKey.value(
@@ -70,7 +70,7 @@ package enum TimerCommand: Subcommand {
       interval: invocation[Option.interval], tickLimit: invocation[Option.ticks],
       duration: invocation[Option.duration], paused: invocation[Option.paused],
       input: invocation[Option.input])
-    if let problem = problem(options, invocation, mode: run.mode) {
+    if let problem = problem(options, mode: run.mode) {
       throw Loadctl.fail(usage: .invalidValue(problem, command: spec.name), json: run.json)
     }
     return options
@@ -92,17 +92,9 @@ package enum TimerCommand: Subcommand {
     }
   }
 
-  /// What the parser cannot check alone: zero durations, `--paused` without `--input`, and a
-  /// virtual-time timer with no end.
-  static func problem(_ options: Options, _ invocation: Invocation, mode: RunMode) -> String? {
-    let durations: [(key: any OptionKeyProtocol, value: Duration?)] = [
-      (Option.interval, options.interval), (Option.duration, options.duration),
-    ]
-    for (key, value) in durations {
-      guard let value, value <= .zero else { continue }
-      let text = invocation.text(key) ?? "0"
-      return "invalid value '\(text)' for '\(key.spec.longForm)' (must be more than 0)"
-    }
+  /// What the parser cannot check alone: `--paused` without `--input`, and a virtual-time timer
+  /// with no end.
+  static func problem(_ options: Options, mode: RunMode) -> String? {
     // Keys can start a paused timer only when the run reads them (see `TimerRun.wantsKeys`).
     let keys = TimerRun.wantsKeys(
       tickLimit: options.tickLimit, duration: options.duration, mode: mode)

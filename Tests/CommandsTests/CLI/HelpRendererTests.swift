@@ -47,6 +47,21 @@ import Testing
       ], "\(help)")
   }
 
+  /// loadctl's own top-level help: its exit statuses in numeric order, 74 naming every file a
+  /// run writes, and what `--` does.
+  @Test func theTopLevelHelpListsStatusesInOrderAndSaysWhatDoubleDashDoes() {
+    let help = HelpRenderer(program: CommandTable.program, width: 1000).render(command: nil)
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+    let rows = lines.drop { $0 != "EXIT STATUS:" }.dropFirst()
+    let codes = rows.compactMap { Int($0.split(separator: " ").first ?? "") }
+    #expect(codes.count == CommandTable.program.exitStatuses.count)
+    #expect(codes == codes.sorted(), "\(codes)")
+    let ioError = rows.first { $0.hasPrefix("  74 ") }
+    #expect(ioError?.contains("--trace") == true && ioError?.contains("--record") == true)
+    let options = lines.drop { $0 != "OPTIONS:" }.prefix { !$0.isEmpty }
+    #expect(options.contains { $0.hasPrefix("  --  ") && $0.contains("argument") }, "\(help)")
+  }
+
   @Test func unknownCommandsGetTheTopLevelHelp() {
     #expect(wide.render(command: "nope") == wide.render(command: nil))
   }

@@ -42,7 +42,11 @@ import Testing
     (["run", "--latency", "--", "http://h"], "missing value for '--latency'"),
     (["run", "-l"], "missing value for '--latency'"),
     (["run", "-nr"], "missing value for '--rate'"),
-    (["tick", "--speed", "-inf"], "missing value for '--speed'"),
+    (["tick", "--speed", "-inf"], "invalid number '-inf' for '--speed' (must be finite)"),
+    (["run", "--min", "-nan", "http://h"], "invalid number '-nan' for '--min' (must be finite)"),
+    (["run", "--min", "-0x10", "http://h"], "invalid number '-0x10' for '--min'"),
+    (["run", "--offset", "-inf", "http://h"], "invalid integer '-inf' for '--offset'"),
+    (["run", "--min", "-x", "http://h"], "missing value for '--min'"),
     (
       ["run", "--latency", "-1s", "http://h"],
       "invalid duration '-1s' for '--latency' (use a number with a unit, at most 1000000000s: "
@@ -73,8 +77,9 @@ import Testing
     (["run", "--count=-1", "http://h"], "invalid value '-1' for '--count' (must be 0 or more)"),
     (["run", "--offset", "1.5", "http://h"], "invalid integer '1.5' for '--offset'"),
     (["run", "--min", "abc", "http://h"], "invalid number 'abc' for '--min'"),
-    (["run", "--min", "inf", "http://h"], "invalid number 'inf' for '--min'"),
-    (["run", "--min=nan", "http://h"], "invalid number 'nan' for '--min'"),
+    (["run", "--min", "inf", "http://h"], "invalid number 'inf' for '--min' (must be finite)"),
+    (["run", "--min=nan", "http://h"], "invalid number 'nan' for '--min' (must be finite)"),
+    (["run", "--min", "1e999", "http://h"], "invalid number '1e999' for '--min' (must be finite)"),
     (["run", "--min", "0x10", "http://h"], "invalid number '0x10' for '--min'"),
     (["run", "--min", "0x1p4", "http://h"], "invalid number '0x1p4' for '--min'"),
     (

@@ -53,8 +53,11 @@ func fixtureInvocation(
   }
 
   @Test func versionIsRecognisedBeforeOrAfterTheSubcommand() throws {
-    #expect(try parseWithFixture(["--version"]) == .version)
-    #expect(try parseWithFixture(["run", "--version"]) == .version)
+    #expect(try parseWithFixture(["--version"]) == .version(json: false))
+    #expect(try parseWithFixture(["run", "--version"]) == .version(json: false))
+    #expect(try parseWithFixture(["--version", "--json"]) == .version(json: true))
+    #expect(try parseWithFixture(["--json", "run", "--version"]) == .version(json: true))
+    #expect(try parseWithFixture(["--version", "--", "--json"]) == .version(json: false))
     #expect(try parseWithFixture(["--version", "--help"]) == .help(command: nil))
   }
 

@@ -33,7 +33,8 @@ import Testing
           ]),
         CommandSpec(name: "help", summary: ""),
         CommandSpec(name: "go", summary: ""),
-      ])
+      ],
+      exitStatuses: [.init("0", ""), .init("143", ""), .init("141", "")])
     #expect(
       broken.problems() == [
         "'<rest>' of 'go' repeats but is not last",
@@ -44,6 +45,7 @@ import Testing
         "'-h' is declared twice or is built in, in 'go'",
         "'--Loud' is not a plain lowercase word",
         "'--json' is declared twice or is built in, in 'go'",
+        "the exit statuses are not in numeric order",
       ])
   }
 }

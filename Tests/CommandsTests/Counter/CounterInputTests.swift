@@ -16,12 +16,12 @@ import Testing
   }
 
   @Test(arguments: [
-    ("x", "unknown action 'x' (expected +, -, d or cancel; or inc, dec, delayed)"),
-    ("++", "unknown action '++' (expected +, -, d or cancel; or inc, dec, delayed)"),
+    ("x", "unknown action 'x' (expected +, -, d or c; or inc, dec, delayed, cancel)"),
+    ("++", "unknown action '++' (expected +, -, d or c; or inc, dec, delayed, cancel)"),
     (
       "incrementResponse",
-      "'incrementResponse' is sent by loadctl itself, not by input (expected +, -, d or cancel; "
-        + "or inc, dec, delayed)"
+      "'incrementResponse' is sent by loadctl itself, not by input (expected +, -, d or c; "
+        + "or inc, dec, delayed, cancel)"
     ),
   ])
   func unknownWordsAreRejectedWithTheChoices(text: String, message: String) {
@@ -50,7 +50,7 @@ import Testing
       problem(in: ["+", "plus", "x"])
         == InputError(
           line: 2,
-          message: "unknown action 'plus' (expected +, -, d or cancel; or inc, dec, delayed)"))
+          message: "unknown action 'plus' (expected +, -, d or c; or inc, dec, delayed, cancel)"))
     #expect(problem(in: ["d", "+1s"])?.message == "nothing after the time prefix '+1s'")
     #expect(problem(in: ["+soon d"])?.line == 1)
     #expect(problem(in: ["+soon d"])?.message.hasPrefix("invalid time prefix '+soon'") == true)

@@ -93,6 +93,13 @@ import Testing
     ("https://h/cb#state=s&id_token=abc", "https://h/cb#state=s&id_token=<redacted>"),
     ("https://h/?q=1#access_token=abc", "https://h/?q=1#access_token=<redacted>"),
     ("https://h/?api%5Fkey=abc", "https://h/?api%5Fkey=<redacted>"),
+    ("https://h/?api+key=abc&q=1", "https://h/?api+key=<redacted>&q=1"),
+    ("https://h/?api%20key=abc", "https://h/?api%20key=<redacted>"),
+    ("https://h/?tok%en=abc", "https://h/?tok%en=<redacted>"),
+    ("https://h/?to%6Ben=abc", "https://h/?to%6Ben=<redacted>"),
+    ("https://h/?x=1#Access%2DToken=abc", "https://h/?x=1#Access%2DToken=<redacted>"),
+    ("https://h/?key%FF=abc", "https://h/?key%FF=<redacted>"),
+    ("https://h/?monkey=1&key+word=2&a%25b=3", "https://h/?monkey=1&key+word=2&a%25b=3"),
     (
       "https://h/?PASSWORD=abc&author=me&keyword=k",
       "https://h/?PASSWORD=<redacted>&author=me&keyword=k"

@@ -33,7 +33,7 @@ extension Snapshots {
     Read default settings from this file.
     .TP
     \fB\-\-version\fR
-    Show the version.
+    Show the version (with \-\-json, as a JSON object).
     .TP
     \fB\-h\fR, \fB\-\-help\fR
     Show help information.

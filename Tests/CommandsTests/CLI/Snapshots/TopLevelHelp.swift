@@ -12,8 +12,10 @@ extension Snapshots {
       --no-color              Do not use colors or other terminal escape codes.
       -q, --quiet             Print only errors and the final result.
       -c, --config FILE       Read default settings from this file.
-      --version               Show the version.
+      --version               Show the version (with --json, as a JSON object).
       -h, --help              Show help information.
+      --                      End the options: what follows is an argument, even
+                              when it starts with '-'.
 
     SUBCOMMANDS:
       run                     Send requests at a fixed rate and report what

@@ -18,7 +18,7 @@ extension Snapshots {
       )
       _arguments -C -s -S \
         $globals \
-        '--version[Show the version.]' \
+        '--version[Show the version (with --json, as a JSON object).]' \
         '(- *)'{-h,--help}'[Show help information.]' \
         '1: :->command' \
         '*:: :->argument' && ret=0
