@@ -82,38 +82,38 @@ import Testing
     #expect(events.filter { $0.contains("\"action\":\"auto_retry\"") }.count == 2)
   }
 
-  /// A block in README or docs marked `<!-- replay: FILE as NAME -->` shows a shell session over
-  /// the recording `Tests/Recordings/FILE`, copied to `NAME`: each `$ ` line is run, in order,
-  /// in one shell in a fresh directory with the built loadctl on `PATH`, and what it prints
-  /// (stdout and stderr) must be the block's other lines.
+  /// A block in README or docs marked `<!-- replay: FILE -->` shows a shell session at the
+  /// repository's root over the recording `Tests/Recordings/FILE`: each `$ ` line is run, in
+  /// order, in one shell in a fresh directory that holds only that recording, at that path, with
+  /// the built loadctl on `PATH`, and what it prints (stdout and stderr) must be the block's other
+  /// lines.
   @Test(arguments: TranscriptTests.documents)
   func documentedReplaySessionsAreExact(file: String) async throws {
     let text = try String(
       contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent(file), encoding: .utf8)
     for chunk in text.components(separatedBy: "<!-- replay: ").dropFirst() {
       let header = try #require(chunk.range(of: " -->"), "\(file): a replay marker without -->")
-      let names = chunk[..<header.lowerBound].components(separatedBy: " as ")
-      try #require(names.count == 2, "\(file): write <!-- replay: FILE as NAME -->")
+      let recording = String(chunk[..<header.lowerBound])
+      try #require(!recording.contains(" "), "\(file): write <!-- replay: FILE -->")
       let rest = chunk[header.upperBound...]
       let open = try #require(rest.range(of: "```sh\n"), "\(file): no ```sh block")
       let close = try #require(rest.range(of: "\n```", range: open.upperBound..<rest.endIndex))
       let block = String(rest[open.upperBound..<close.lowerBound])
-      let printed = try await Self.runSession(block, recording: names[0], as: names[1])
-      #expect(printed == block, "\(file): the replay session over \(names[0])")
+      let printed = try await Self.runSession(block, recording: recording)
+      #expect(printed == block, "\(file): the replay session over \(recording)")
     }
   }
 
   /// Runs the `$ ` lines of `block` in one shell and returns the commands and what they printed.
-  private static func runSession(_ block: String, recording: String, as name: String)
-    async throws -> String
-  {
+  private static func runSession(_ block: String, recording: String) async throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "loadctl-replay-session-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let recordings = directory.appendingPathComponent("Tests/Recordings")
+    try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     try FileManager.default.copyItem(
       at: Self.directory.appendingPathComponent(recording),
-      to: directory.appendingPathComponent(name))
+      to: recordings.appendingPathComponent(recording))
     let quote = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
     var script = "exec 2>&1\ncd \(quote(directory.path)) || exit 99\n"
     for line in block.split(separator: "\n") where line.hasPrefix("$ ") {

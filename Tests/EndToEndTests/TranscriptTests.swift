@@ -87,18 +87,21 @@ import Testing
     if file == "README.md" { #expect(checked >= 5, "README shows every flow from transcripts") }
   }
 
-  /// A code block that shows a run (a `$ ` line and output) is either a transcript, checked
-  /// above, or says right above it that it is illustrative (real time, a terminal, a machine's
+  /// A code block that shows a run (a `$ ` line, or a line of loadctl's text output) is either a
+  /// transcript or a replay session, both checked by running them, or says right above it that it
+  /// is illustrative (`_Illustrative: why_`: real time, a terminal, a network, a machine's
   /// figures), so a reader knows which examples are exact.
   @Test(arguments: documents)
   func everyShownRunIsCheckedOrMarkedIllustrative(file: String) throws {
     let text = try String(
       contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent(file), encoding: .utf8)
-    let unmarked = Self.shownRuns(in: text).filter { run in
-      !run.before.hasPrefix("<!-- transcript: ") && !run.before.hasPrefix("<!-- replay: ")
-        && !run.paragraph.hasPrefix("_Illustrative")
-    }
-    #expect(unmarked.map(\.line) == [], "\(file): blocks showing a run without a marker")
+    let unmarked = Self.unmarkedRuns(in: text).map { "\(file):\($0)" }
+    #expect(
+      unmarked == [],
+      """
+      blocks showing a run need <!-- transcript: NAME -->, <!-- replay: FILE --> or an \
+      _Illustrative: …_ paragraph right above them: \(unmarked.joined(separator: ", "))
+      """)
   }
 
   @Test func aBlockWithoutAMarkerIsFound() {
@@ -121,18 +124,45 @@ import Testing
       ```sh
       loadctl profile
       ```
+
+      ```sh
+      $ loadctl counter + | tail -n 1
+      ```
+
+      ```
+        0.000s  search  typed "s"  idle → searching "s"
+      ```
+
+      <!-- transcript: timer-ticks -->
+      ```sh
+      $ loadctl timer --ticks 3 --clock virtual
+      ```
       """
     let runs = Self.shownRuns(in: text)
-    #expect(runs.map(\.line) == [3, 11])
-    #expect(runs.map(\.before) == ["Run it:", "at a terminal._"])
-    #expect(runs.map(\.paragraph) == ["Run it:", "_Illustrative: real time,"])
+    #expect(runs.map(\.line) == [3, 11, 20, 24, 29])
+    #expect(
+      runs.map(\.before) == [
+        "Run it:", "at a terminal._", "```", "```", "<!-- transcript: timer-ticks -->",
+      ])
+    #expect(runs[...1].map(\.paragraph) == ["Run it:", "_Illustrative: real time,"])
+    #expect(Self.unmarkedRuns(in: text) == [3, 20, 24])
   }
 
-  /// The fenced blocks that show a command (`$ `) and some output, with their first line number,
-  /// the nearest non-blank line above them, and the first line of that line's paragraph.
+  /// The first line numbers of the blocks in `text` that show a run without a marker.
+  static func unmarkedRuns(in text: String) -> [Int] {
+    shownRuns(in: text).filter { run in
+      !run.before.hasPrefix("<!-- transcript: ") && !run.before.hasPrefix("<!-- replay: ")
+        && !run.paragraph.hasPrefix("_Illustrative")
+    }.map(\.line)
+  }
+
+  /// The fenced blocks that show a run: a command (`$ `) or a line of loadctl's text output
+  /// (`  0.300s  search  …`), with their first line number, the nearest non-blank line above
+  /// them, and the first line of that line's paragraph.
   static func shownRuns(in text: String) -> [(line: Int, before: String, paragraph: String)] {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     let isBlank = { (line: String) in line.trimmingCharacters(in: .whitespaces).isEmpty }
+    let isOutput = { (line: String) in line.wholeMatch(of: /\s*\d+\.\d{3}s  \S.*/) != nil }
     var runs: [(line: Int, before: String, paragraph: String)] = []
     var index = 0
     while index < lines.count {
@@ -144,9 +174,7 @@ import Testing
       index += 1
       while index < lines.count, !lines[index].hasPrefix("```") { index += 1 }
       let body = lines[(start + 1)..<min(index, lines.count)]
-      let showsCommand = body.contains { $0.hasPrefix("$ ") }
-      let showsOutput = body.contains { !$0.isEmpty && !$0.hasPrefix("$ ") && !$0.hasPrefix("#") }
-      if showsCommand, showsOutput {
+      if body.contains(where: { $0.hasPrefix("$ ") || isOutput($0) }) {
         guard let last = lines[..<start].lastIndex(where: { !isBlank($0) }) else {
           runs.append((start + 1, "", ""))
           index += 1
