@@ -353,13 +353,7 @@ import Testing
     ["counter", "+"], ["profile", "--clock", "virtual"], ["timer", "--ticks", "2"],
   ])
   func tooFewThreadsIsAnOSError(arguments: [String]) async throws {
-    let binary = try Self.binaryForNobody()
-    let outcome = try await LoadctlProcess.run(
-      executable: "/usr/bin/setpriv",
-      arguments: [
-        "--reuid", "65534", "--regid", "65534", "--clear-groups", "/bin/bash", "-c",
-        "ulimit -u 4; exec \"$0\" \"$@\"", binary,
-      ] + arguments)
+    let outcome = try await Self.runAsNobody(slots: 4, arguments)
     #expect(outcome.termination == .exited(71), "\(outcome.stderr)")
     #expect(outcome.stderr.hasPrefix("Error: too few threads: loadctl needs "))
     #expect(outcome.stderr.contains("raise 'ulimit -u'"))
@@ -368,28 +362,31 @@ import Testing
 
   /// The near miss: the same user with a few dozen slots runs as usual.
   @Test func enoughThreadsRun() async throws {
-    let binary = try Self.binaryForNobody()
-    let outcome = try await LoadctlProcess.run(
-      executable: "/usr/bin/setpriv",
-      arguments: [
-        "--reuid", "65534", "--regid", "65534", "--clear-groups", "/bin/bash", "-c",
-        "ulimit -u 64; exec \"$0\" counter +", binary,
-      ])
+    let outcome = try await Self.runAsNobody(slots: 64, ["counter", "+"])
     #expect(outcome.termination == .exited(0), "\(outcome.stderr)")
     #expect(outcome.stdout.contains { $0.contains("count: 1") })
   }
 
-  /// A copy of the binary under test in a fresh directory that any user may read and search.
-  private static func binaryForNobody() throws -> String {
+  /// Runs a copy of the binary under test as `nobody` with `ulimit -u slots`, from a fresh
+  /// directory that any user may read and search, removed afterwards.
+  private static func runAsNobody(slots: Int, _ arguments: [String]) async throws
+    -> LoadctlProcess.Outcome
+  {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "loadctl-nobody-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o755])
-    let copy = directory.appendingPathComponent("loadctl")
-    try FileManager.default.copyItem(atPath: try BinaryLocator.locate(), toPath: copy.path)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
-    return copy.path
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let copy = directory.appendingPathComponent("loadctl").path
+    try FileManager.default.copyItem(atPath: try BinaryLocator.locate(), toPath: copy)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+    return try await LoadctlProcess.run(
+      executable: "/usr/bin/setpriv",
+      arguments: [
+        "--reuid", "65534", "--regid", "65534", "--clear-groups", "/bin/bash", "-c",
+        "ulimit -u \(slots); exec \"$0\" \"$@\"", copy,
+      ] + arguments)
   }
 
   /// Enough descriptors for the runtime but not for a command's pipes is the same system error,

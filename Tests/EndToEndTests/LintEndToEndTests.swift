@@ -217,20 +217,7 @@ private func script(_ line: String, _ count: Int) -> String {
   /// Scripted input lines through a Ctrl-Z and `fg`: the line that waited through the pause
   /// waited for the person, so no `late`.
   @Test func inputLinesSuspendedAndContinuedRaiseNothing() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lint-suspend-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt")
-    try script("+300ms +", 8).write(to: file, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let process = try LoadctlProcess.start(["counter", "--input", file.path, "--json"])
-    try await process.waitForLine(containing: #""action":"increment""#)
-    process.send(signal: SIGTSTP)
-    _ = try await Polling.until("loadctl stopped") {
-      ChildProcesses.state(of: process.pid) == "T" ? true : nil
-    }
-    // The stop must last past the threshold (200 ms) beyond the line's own 300 ms.
-    try await Task.sleep(for: .milliseconds(800))
-    process.send(signal: SIGCONT)
-    #expect(try await process.waitForExit() == .exited(0))
+    let process = try await Self.stopScriptedCounter(by: SIGTSTP, json: true)
     let increments = process.stdoutLines.filter { $0.contains(#""action":"increment""#) }
     #expect(increments.count == 8)
     #expect(warningLines(process.stderrText) == [], "\(process.stderrText)")
@@ -240,22 +227,33 @@ private func script(_ line: String, _ count: Int) -> String {
   /// The same lines stopped from outside (SIGSTOP): late, and the process was not paused by
   /// the person, so the lint is raised.
   @Test func inputLinesStoppedFromOutsideRaiseLate() async throws {
+    let process = try await Self.stopScriptedCounter(by: SIGSTOP, json: false)
+    let lines = warningLines(process.stderrText)
+    #expect(lines.count == 1, "\(process.stderrText)")
+    #expect(lines.first?.hasPrefix("warning[late]: input line ") == true)
+  }
+
+  /// A counter running eight `+300ms +` lines, stopped by `signal` after its first increment
+  /// for long enough that the next line is late past the threshold, continued, and run to its
+  /// end (status 0).
+  static func stopScriptedCounter(by signal: Int32, json: Bool) async throws -> LoadctlProcess {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "lint-stop-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt")
     try script("+300ms +", 8).write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
-    let process = try LoadctlProcess.start(["counter", "--input", file.path])
+    let process = try LoadctlProcess.start(
+      ["counter", "--input", file.path] + (json ? ["--json"] : []))
     try await process.waitForLine(containing: "increment")
-    process.send(signal: SIGSTOP)
+    process.send(signal: signal)
     _ = try await Polling.until("loadctl stopped") {
       ChildProcesses.state(of: process.pid) == "T" ? true : nil
     }
+    // The stop must last past the threshold (200 ms) beyond the line's own 300 ms; under load
+    // it only lasts longer.
     try await Task.sleep(for: .milliseconds(800))
     process.send(signal: SIGCONT)
     #expect(try await process.waitForExit() == .exited(0))
-    let lines = warningLines(process.stderrText)
-    #expect(lines.count == 1, "\(process.stderrText)")
-    #expect(lines.first?.hasPrefix("warning[late]: input line ") == true)
+    return process
   }
 
   /// A timer's transition to `ticks` of at least `count`.

@@ -20,7 +20,7 @@ private let attosecondsPerSecond: Int128 = 1_000_000_000_000_000_000
 /// Longer values are no use as waits or timeouts, and they overflow what the program later does
 /// with a duration: milliseconds for JSON (`seconds * 1_000_000` in `Int64`), a sleep's deadline
 /// (`now + duration`, whose seconds must fit `Int64`), and `profile`'s backoff doubled up to
-/// 2^20 times. Each of those trapped with `9223372036854775807s`, which used to be accepted.
+/// 2^20 times, each of which would trap on `9223372036854775807s`.
 package let maxDuration = Duration.seconds(1_000_000_000)
 
 /// The forms accepted for a duration, for error messages.

@@ -4,10 +4,8 @@ import LoadctlCore
 /// A bounded hand-over of lines from a reader thread to one async consumer.
 ///
 /// ``LineSource``'s reader runs on a dispatch thread (a blocking `read` must not hold one of the
-/// cooperative threads). It used to yield into an `AsyncStream` that kept 4096 lines and silently
-/// dropped the rest, so `seq 1 100000 | loadctl ticker --from -` lost most of its input whenever
-/// the consumer fell behind the pipe. Here the reader blocks instead (on its own thread, with a
-/// semaphore of free slots) until the consumer has room: the writer of the pipe is slowed down,
+/// cooperative threads). The reader blocks (on its own thread, with a semaphore of free slots)
+/// until the consumer has room, so no line is ever dropped: the writer of the pipe is slowed down,
 /// as with any Unix reader, and no line is lost. The consumer parks on a continuation when no
 /// line is ready, so a line is still delivered the moment it is read.
 ///
