@@ -25,6 +25,9 @@ package struct Recording: Sendable {
     /// The format (`loadctl_recording`): 1 wrote every event whole, 2 leaves out what a replay
     /// knows (`RunRecorder.event(_:)`).
     package var format: Int
+    /// Whether the run's stdin was a terminal, which decides how its options are read (keys,
+    /// where no query or script was given).
+    package var stdinTerminal = false
   }
 
   /// One thing that entered the run, or that the run's outside did, at a time.
@@ -242,14 +245,23 @@ package struct Recording: Sendable {
     else {
       throw fail("the header lacks 'command', 'arguments', 'clock', 'started_at' or its version")
     }
+    guard clock == "continuous" || clock == "virtual" else {
+      throw fail("'clock' must be \"continuous\" or \"virtual\"")
+    }
     var words: [String] = []
     for argument in arguments {
       guard case .string(let word) = argument else { throw fail("an argument is not a string") }
       words.append(word)
     }
-    return Header(
+    var header = Header(
       loadctlVersion: loadctlVersion, command: command, arguments: words, clock: clock,
       startedAt: startedAt, format: version)
+    switch value["stdin_terminal"] {
+    case nil: break
+    case .bool(let terminal)?: header.stdinTerminal = terminal
+    default: throw fail("'stdin_terminal' must be true or false")
+    }
+    return header
   }
 
   private static func readEntry(

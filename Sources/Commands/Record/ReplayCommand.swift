@@ -103,7 +103,9 @@ package enum ReplayCommand {
     run.tracePath = invocation[CommandTable.traceOption]
     run.timeline = invocation[CommandTable.timelineOption]
     run.recordPath = nil
-    run.mode = .replay(of: recorded, options: recordedOptions(recording))
+    run.mode = .replay(
+      of: recorded, options: recordedOptions(recording),
+      stdinTerminal: recording.header.stdinTerminal)
     run.replay = session
     run.discardsOutput = invocation[Option.check]
     // The replay's own options first: what they get wrong is not the recording's fault, and

@@ -158,7 +158,7 @@ package enum CommandRuntime {
     let stdoutWatcher = StdoutWatcher.start(fd: 1) { shutdown.request(.brokenPipe) }
 
     let session = TerminalSession(
-      isInteractive: mode.readsKeys,
+      isInteractive: mode.readsKeys && !mode.isReplay,
       interrupt: { shutdown.request(.signal(.interrupt)) }, quit: { shutdown.request(.quit) },
       legend: { legend in
         stderr.write(style.dim(legend) + "\n")

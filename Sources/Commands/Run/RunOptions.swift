@@ -24,7 +24,8 @@ package struct Terminals: Sendable, Equatable {
 package struct RunMode: Sendable, Equatable {
   /// `--clock virtual`: time jumps to the next deadline whenever all work waits.
   package let isVirtual: Bool
-  /// Keys may be read: stdin is a terminal, time is real, and `--no-input` was not given.
+  /// Keys may be read: stdin is a terminal, time is real, and `--no-input` was not given (in a
+  /// replay: they were, and the recording holds them).
   package let readsKeys: Bool
   /// `-i`: read keys even when the flow would end by itself.
   package let interactive: Bool
@@ -45,17 +46,24 @@ package struct RunMode: Sendable, Equatable {
     self.terminals = terminals
   }
 
-  private init(isVirtual: Bool, interactive: Bool = false) {
+  private init(isVirtual: Bool, interactive: Bool = false, readsKeys: Bool = false) {
     self.isVirtual = isVirtual
-    readsKeys = false
+    self.readsKeys = readsKeys
     self.interactive = interactive
     terminals = .none
   }
 
-  /// The mode of a replay of a run made with `invocation`: virtual time, no terminal.
-  package static func replay(of invocation: Invocation, options: JSONValue?) -> RunMode {
+  /// The mode of a replay of a run made with `invocation`: virtual time, no terminal; its
+  /// options read as the recorded run read them (keys, when its stdin was a terminal), the keys
+  /// themselves coming from the recording.
+  package static func replay(
+    of invocation: Invocation, options: JSONValue?, stdinTerminal: Bool
+  ) -> RunMode {
+    let recorded = RunMode(
+      invocation, terminals: Terminals(stdin: stdinTerminal, stdout: false, stderr: false))
     var mode = RunMode(
-      isVirtual: true, interactive: invocation[CommandTable.interactiveOption])
+      isVirtual: true, interactive: invocation[CommandTable.interactiveOption],
+      readsKeys: recorded.readsKeys)
     mode.isReplay = true
     mode.recordedOptions = options
     if case .int(let seed)? = options?["seed"] { mode.recordedSeed = UInt64(exactly: seed) }

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#endif
+
+/// Every genuine recording replays: runs made the ways a person makes them (at a terminal, cut
+/// short, read by `head`) are recorded, then replayed with `--check`, which must say 0.
+@Suite(.processSlots) struct GenuineRecordingTests {
+  /// `loadctl replay --check PATH` to its exit.
+  private static func check(_ path: String) async throws -> LoadctlProcess {
+    let replay = try LoadctlProcess.start(["replay", "--check", path])
+    try await replay.waitForExit()
+    return replay
+  }
+
+  /// `search` typed at a terminal, no query given: its options are read as at the terminal
+  /// (keys), not refused as "missing query".
+  @Test func aSearchTypedAtATerminalReplays() async throws {
+    let recording = try TemporaryFile("")
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", #""event":"start""#], ["send", "ab"], ["wait", #""action":"response""#],
+        ["send", "\u{03}"],
+      ],
+      ["search", "--json", "--record", recording.path])
+    #expect(result.error == nil, "\(result.output)")
+    #expect(result.signal == SIGINT || result.exit == 130, "\(result.output)")
+    let replay = try await Self.check(recording.path)
+    #expect(replay.termination == .exited(0), "\(replay.stderrText)")
+    #expect(replay.stdoutText.hasPrefix("replay matches "), "\(replay.stdoutText)")
+  }
+
+  /// `timer --paused` at a terminal, started by a key: not refused as needing `--input`.
+  @Test func aPausedTimerStartedAtATerminalReplays() async throws {
+    let recording = try TemporaryFile("")
+    let result = try await InteractiveTests.runOnTerminal(
+      [["wait", #""event":"start""#], ["send", "s"], ["wait", #""ticks":2"#], ["send", "q"]],
+      ["timer", "--paused", "--interval", "50ms", "--json", "--record", recording.path])
+    #expect(result.error == nil, "\(result.output)")
+    let replay = try await Self.check(recording.path)
+    #expect(replay.termination == .exited(0), "\(replay.stderrText)")
+    #expect(replay.stdoutText.hasPrefix("replay matches "), "\(replay.stdoutText)")
+  }
+
+  /// A header whose `clock` is neither clock is a corrupt recording (65), not a divergence.
+  @Test func aBogusClockIsACorruptRecording() async throws {
+    let good = try TemporaryFile("")
+    let run = try await LoadctlProcess.run(
+      ["counter", "+", "--clock", "virtual", "--record", good.path])
+    #expect(run.termination == .exited(0))
+    let text = try String(contentsOfFile: good.path, encoding: .utf8)
+    let bogus = try TemporaryFile(
+      text.replacingOccurrences(of: #""clock":"virtual""#, with: #""clock":"bogus""#))
+    let replay = try await Self.check(bogus.path)
+    #expect(replay.termination == .exited(65), "\(replay.stderrText)")
+    #expect(replay.stderrText.contains("line 1"), "\(replay.stderrText)")
+    #expect(replay.stderrText.contains(#"'clock' must be "continuous" or "virtual""#))
+  }
+}
