@@ -58,4 +58,24 @@ import Testing
     #expect(replay.stderrText.contains("line 1"), "\(replay.stderrText)")
     #expect(replay.stderrText.contains(#"'clock' must be "continuous" or "virtual""#))
   }
+
+  /// `loadctl replay r.jsonl >> r.jsonl` is refused before anything is read or written (64),
+  /// as a run refuses `--record` naming its stdout; the recording is left as it was.
+  @Test func aReplayIntoItsOwnRecordingIsAUsageError() async throws {
+    let recording = try TemporaryFile("")
+    let run = try await LoadctlProcess.run(
+      ["counter", "+", "--clock", "virtual", "--record", recording.path])
+    #expect(run.termination == .exited(0))
+    let before = try String(contentsOfFile: recording.path, encoding: .utf8)
+    let outcome = try await LoadctlProcess.run(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", #"exec "$0" replay "$1" >> "$1""#, try BinaryLocator.locate(), recording.path,
+      ])
+    #expect(outcome.termination == .exited(64), "\(outcome.stderr)")
+    #expect(
+      outcome.stderr.hasPrefix(
+        "Error: the recording '\(recording.path)' is also the replay's stdout"))
+    #expect(try String(contentsOfFile: recording.path, encoding: .utf8) == before)
+  }
 }

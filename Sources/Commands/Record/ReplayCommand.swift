@@ -72,6 +72,13 @@ package enum ReplayCommand {
             + "recorded run's options", command: spec.name),
         json: json)
     }
+    if isStdout(path) {
+      throw Loadctl.fail(
+        usage: .invalidValue(
+          "the recording '\(path)' is also the replay's stdout: what it prints would mix into "
+            + "what it reads", command: spec.name),
+        json: json)
+    }
     let recording: Recording
     switch Recording.load(path: path) {
     case .success(let read): recording = read
@@ -124,6 +131,14 @@ package enum ReplayCommand {
       }
     }
     return verdict(session, end: end, path: path, checkOnly: invocation[Option.check])
+  }
+
+  /// Whether `path` names the file open as stdout.
+  private static func isStdout(_ path: String) -> Bool {
+    var file = stat()
+    var output = stat()
+    guard stat(path, &file) == 0, fstat(1, &output) == 0 else { return false }
+    return file.st_dev == output.st_dev && file.st_ino == output.st_ino
   }
 
   /// The options the recorded run's `start` event printed (the seed of search and ticker, the
