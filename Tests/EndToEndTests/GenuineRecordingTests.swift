@@ -78,4 +78,26 @@ import Testing
         "Error: the recording '\(recording.path)' is also the replay's stdout"))
     #expect(try String(contentsOfFile: recording.path, encoding: .utf8) == before)
   }
+
+  /// A second signal forces the exit while a command ignores SIGTERM: the recording still
+  /// ends (`at_once`), and its replay matches and exits as the run did.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aForcedExitReplays(signal: Int32) async throws {
+    let recording = try TemporaryFile("")
+    let run = try LoadctlProcess.start([
+      "counter", "--exec", "trap '' TERM; echo ready; sleep 100", "--kill-after", "600s", "d",
+      "--record", recording.path, "--json",
+    ])
+    try await run.waitForLine(containing: #""event":"effect_started""#)
+    run.send(signal: signal)
+    try await run.waitForLine(containing: #""action":"interrupt""#)
+    run.send(signal: signal)
+    #expect(try await run.waitForExit() == .signaled(signal))
+    let text = try String(contentsOfFile: recording.path, encoding: .utf8)
+    #expect(text.hasSuffix(#","at_once":true}}"# + "\n"), "\(text)")
+    let check = try await Self.check(recording.path)
+    #expect(check.termination == .exited(0), "\(check.stderrText)")
+    let replay = try LoadctlProcess.start(["replay", recording.path])
+    #expect(try await replay.waitForExit() == .exited(128 + signal), "\(replay.stderrText)")
+  }
 }

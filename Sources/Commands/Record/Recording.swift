@@ -67,10 +67,17 @@ package struct Recording: Sendable {
     package var exit: Int32
     /// The signal it died by, if it did (`SIGINT`).
     package var signal: String?
+    /// Written `"at_once":true`: a forced exit (a second Ctrl-C, the cleanup deadline).
+    package var atOnce = false
 
-    /// Whether the process died at once (SIGQUIT), cancelling nothing: after its last
-    /// happening, nothing more happened in the flow, and it printed no `end`.
-    package var diedAtOnce: Bool { signal == UnixSignal.quit.description }
+    /// Whether the process died at once (SIGQUIT, or a forced exit), cancelling nothing: after
+    /// its last happening, nothing more happened in the flow, and it printed no `end`.
+    package var diedAtOnce: Bool { atOnce || signal == UnixSignal.quit.description }
+
+    /// The signal it died by, when it is one a run stops by or SIGQUIT.
+    package var unixSignal: UnixSignal? {
+      (UnixSignal.stopping + [.quit]).first { $0.description == signal }
+    }
   }
 
   package var path: String
@@ -221,7 +228,11 @@ package struct Recording: Sendable {
       guard status == expected else {
         throw fail("'end' says \(name) with exit \(status); a death by \(name) is \(expected)")
       }
-      return End(exit: status, signal: name)
+      switch end["at_once"] {
+      case nil: return End(exit: status, signal: name)
+      case .bool(true)?: return End(exit: status, signal: name, atOnce: true)
+      default: throw fail("'at_once' must be true")
+      }
     default:
       throw fail("'end' has a 'signal' that is not a name")
     }

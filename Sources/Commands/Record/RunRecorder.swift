@@ -240,18 +240,25 @@ package final class RunRecorder: Sendable {
   /// after `kill -9`, and its replay says so. A recording that is not a regular file is written
   /// only as far as it can go without waiting.
   package func endAtOnce(by signal: UnixSignal, then die: () -> Never) -> Never {
+    endAtOnce(by: signal)
+    die()
+  }
+
+  /// Ends the recording as the process dies at once by `signal`, as
+  /// ``endAtOnce(by:then:)`` does, and returns: for a forced exit, whose caller dies next.
+  package func endAtOnce(by signal: UnixSignal) {
     for _ in 0..<100 {
-      stepLock.withLockIfAvailable { _ in
+      let done: Bool? = stepLock.withLockIfAvailable { _ in
         if !ended.exchange(true, ordering: .acquiringAndReleasing) {
-          writeEnd(.signal(signal))
+          writeEnd(.signal(signal), atOnce: signal != .quit)
           flushWithoutBlocking()
         }
-        die()
+        return true
       }
+      if done == true { return }
       usleep(1000)
     }
     if !ended.load(ordering: .acquiring) { flushWithoutBlocking() }
-    die()
   }
 
   /// Flushes: at once to a regular file, and to anything else (a FIFO) only what goes without
@@ -264,14 +271,15 @@ package final class RunRecorder: Sendable {
     writer.flush()
   }
 
-  private func writeEnd(_ end: ProcessEnd) {
-    let fields: [(String, JSONValue)]
+  private func writeEnd(_ end: ProcessEnd, atOnce: Bool = false) {
+    var fields: [(String, JSONValue)]
     switch end {
     case .exit(let status): fields = [("exit", .int(Int(status)))]
     case .signal(let signal):
       fields = [("signal", .string(signal.description)), ("exit", .int(Int(signal.shellStatus)))]
     case .brokenPipe: fields = [("signal", "SIGPIPE"), ("exit", 141)]
     }
+    if atOnce { fields.append(("at_once", true)) }
     line(.object([("end", .object(fields))]))
   }
 

@@ -166,7 +166,7 @@ package enum CommandRuntime {
       })
     // A forced exit erases the spinner's frame as every other end does, so the shell's prompt
     // does not land after it.
-    shutdown.beforeForcedExit {
+    shutdown.beforeForcedExit { _ in
       spinner?.clear()
       session.restore(forced: true)
     }
@@ -190,7 +190,7 @@ package enum CommandRuntime {
         if stdout.flush() { break }
         usleep(1000)
       }
-      shutdown.sayLastWords()
+      shutdown.sayLastWords(dyingBy: .quit)
     }
     hooks.quit = {
       guard let recording = recordingLink.withLock({ $0 }) else { return flushAtOnce() }
@@ -219,13 +219,13 @@ package enum CommandRuntime {
     }
     // Recorded, every event carries its happening's time, as its replay prints it.
     let elapsed = recording?.elapsed ?? clockElapsed
-    if let recording { shutdown.beforeForcedExit { recording.flush() } }
+    if let recording { shutdown.beforeForcedExit { recording.endAtOnce(by: $0) } }
     let output = EventOutput(
       command: run.command, json: json, quiet: run.quiet, style: style,
       writer: stdout, elapsed: elapsed,
       tap: Self.tap(recorder: recorder, spinner: spinner),
       lines: Self.printedEventSink(recording: recording, replay: replay))
-    shutdown.beforeForcedExit { traceOutput.write(at: elapsed(), forced: true) }
+    shutdown.beforeForcedExit { _ in traceOutput.write(at: elapsed(), forced: true) }
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session,
       lints: run.lints, recorder: recording, replay: replay)
@@ -330,10 +330,12 @@ package enum CommandRuntime {
       let written = writeTrace(traceOutput, context: context)
       return .exit(written ? ExitStatus.completed : ExitStatus.ioError)
     }
-    if let replay, replay.recording.end?.diedAtOnce == true {
-      // The recorded run died by SIGQUIT after what it printed: no `end` to print.
+    if let replay, let recorded = replay.recording.end, recorded.diedAtOnce {
+      // The recorded run died at once after what it printed (SIGQUIT, a forced exit): no `end`
+      // to print.
       output.flush()
-      return writeTrace(traceOutput, context: context) ? .signal(.quit) : .exit(ExitStatus.ioError)
+      guard writeTrace(traceOutput, context: context) else { return .exit(ExitStatus.ioError) }
+      return .signal(recorded.unixSignal ?? .quit)
     }
     let processEnd = RecordedTime.withValue(recording?.lastTime) {
       finish(

@@ -345,7 +345,8 @@ package enum FlowRunner {
       return FlowEnd(status: .completed)
     }
     if replay.recording.end?.diedAtOnce == true {
-      // SIGQUIT: the run died after its last happening, with no final transition and no end.
+      // SIGQUIT or a forced exit: the run died after its last happening, with no final
+      // transition and no end.
       return FlowEnd(status: .completed)
     }
     let result = closed ?? stepper.finish { observer.observe($0) }

@@ -22,7 +22,7 @@ package final class Shutdown: Sendable {
   }
 
   private let state = Locked(State())
-  private let lastWords = Locked<[@Sendable () -> Void]>([])
+  private let lastWords = Locked<[@Sendable (UnixSignal) -> Void]>([])
   private let deadline: Duration
   private let flush: @Sendable () -> Void
   private let notice: @Sendable (ShutdownReason) -> Void
@@ -41,14 +41,15 @@ package final class Shutdown: Sendable {
   }
 
   /// Registers work that must still happen before a forced exit (e.g. writing the trace file).
-  package func beforeForcedExit(_ work: @escaping @Sendable () -> Void) {
+  /// The work is told the signal the process dies by.
+  package func beforeForcedExit(_ work: @escaping @Sendable (UnixSignal) -> Void) {
     lastWords.withLock { $0.append(work) }
   }
 
   /// Does the work registered with ``beforeForcedExit(_:)`` now, for a death that cancels
   /// nothing (SIGQUIT); each piece of it does its work once.
-  package func sayLastWords() {
-    for work in lastWords.withLock({ $0 }) { work() }
+  package func sayLastWords(dyingBy signal: UnixSignal) {
+    for work in lastWords.withLock({ $0 }) { work(signal) }
   }
 
   /// The first request, if any.
@@ -129,7 +130,7 @@ package final class Shutdown: Sendable {
   private func force(_ signal: UnixSignal) -> Never {
     OutputWriter.enterForcedExit()
     flush()
-    sayLastWords()
+    sayLastWords(dyingBy: signal)
     UnixSignals.die(by: signal)
   }
 }
