@@ -202,28 +202,54 @@ public struct Send<Action: Sendable>: Sendable {
 /// return .run { send in … }.cancellable(id: CancelID.search, policy: .replace)
 /// ```
 public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-  private let base: any Hashable & Sendable
+  /// A string id is kept as it is, so that comparing and hashing it boxes nothing.
+  private enum Base: Sendable {
+    case name(String)
+    case value(any Hashable & Sendable)
+  }
+
+  private let base: Base
 
   /// The name shown in events and traces: the string itself, or the wrapped value's
   /// description.
-  public var name: String { base as? String ?? String(describing: base) }
-
-  /// Creates an id from its name.
-  public init(_ name: String) { base = name }
-
-  /// Creates an id wrapping `value`; an `EffectID` given here is taken as it is.
-  public init(_ value: some Hashable & Sendable) {
-    base = (value as? EffectID)?.base ?? value
+  public var name: String {
+    switch base {
+    case .name(let name): name
+    case .value(let value): String(describing: value)
+    }
   }
 
-  public init(stringLiteral value: String) { base = value }
+  /// Creates an id from its name.
+  public init(_ name: String) { base = .name(name) }
+
+  /// Creates an id wrapping `value`; a `String` is a name, an `EffectID` is taken as it is.
+  public init(_ value: some Hashable & Sendable) {
+    if let id = value as? EffectID {
+      base = id.base
+    } else if let name = value as? String {
+      base = .name(name)
+    } else {
+      base = .value(value)
+    }
+  }
+
+  public init(stringLiteral value: String) { base = .name(value) }
   public var description: String { name }
 
   public static func == (lhs: EffectID, rhs: EffectID) -> Bool {
-    AnyHashable(lhs.base) == AnyHashable(rhs.base)
+    switch (lhs.base, rhs.base) {
+    case (.name(let left), .name(let right)): left == right
+    case (.value(let left), .value(let right)): AnyHashable(left) == AnyHashable(right)
+    default: false
+    }
   }
 
-  public func hash(into hasher: inout Hasher) { AnyHashable(base).hash(into: &hasher) }
+  public func hash(into hasher: inout Hasher) {
+    switch base {
+    case .name(let name): hasher.combine(name)
+    case .value(let value): hasher.combine(AnyHashable(value))
+    }
+  }
 }
 
 extension Effect {
