@@ -8,8 +8,8 @@ import Testing
 /// move everything that can run has run: an action an effect sent is already waiting to be
 /// received, or it was not sent at all — no timeouts, no yields.
 ///
-/// A failed assertion is recorded as a Swift Testing issue at the line of the assertion, and
-/// the test goes on. A store that goes away with received actions not asserted or effects in
+/// A failed assertion is recorded as a Swift Testing issue at the line of the assertion (in an
+/// XCTest test, as an `XCTFail` whose message starts with that line), and the test goes on. A store that goes away with received actions not asserted or effects in
 /// flight records a failure too, whether ``finish(sourceLocation:)`` was called or not, and so
 /// does an effect that throws an error no `catch:` handles. With ``exhaustivity`` `.off`, the
 /// store checks only what the test asserts and skips the rest.
@@ -369,7 +369,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
   }
 
   private func fail(_ message: String, at location: SourceLocation) {
-    Issue.record(Comment(rawValue: message), sourceLocation: location)
+    recordFailure(message, at: location)
   }
 
   /// Records what exhaustivity `.off(showSkippedAssertions: true)` skipped, as a known issue.
