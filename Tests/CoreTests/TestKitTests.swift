@@ -204,6 +204,28 @@ private func recorded(_ body: () -> Void) -> [(message: String, line: Int)] {
     store.finish()
   }
 
+  @Test func aTaskCancelsAnEffectStillQueuedSoItNeverRuns() {
+    let clock = VirtualClock()
+    let store = TestStore(initialState: 0, clock: clock) { (state: inout Int, action: Int) in
+      state += action
+      guard action == 0 else { return .none }
+      return .run(name: "load") { send in
+        try await clock.sleep(for: .seconds(1))
+        send(1)
+      }
+      .cancellable(id: "load", policy: .queue)
+    }
+    store.send(0)
+    let second = store.send(0)
+    #expect(second.isInFlight)
+    second.cancel()
+    clock.advance(by: .seconds(1))
+    store.receive(1) { $0 = 1 }
+    clock.advance(by: .seconds(1))
+    #expect(!second.isInFlight)
+    store.finish()
+  }
+
   @Test func receiveByCaseAndPayloadAndTheFailureOfADifferentAction() {
     let store = makeStore()
     store.send(.delayed) { $0.isLoading = true }
