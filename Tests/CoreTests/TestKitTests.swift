@@ -1,3 +1,4 @@
+import Dispatch
 import LoadctlCore
 import LoadctlTestKit
 import Testing
@@ -226,6 +227,29 @@ private func recorded(_ body: () -> Void) -> [(message: String, line: Int)] {
     store.finish()
   }
 
+  /// A fake that answers from another thread, as one sleeping on a real clock does: with a
+  /// timeout, `receive` waits for its answer in real time.
+  @Test func receiveWithATimeoutWaitsForWorkOutsideTheClock() {
+    let gate = DispatchSemaphore(value: 0)
+    let store = TestStore(initialState: 0) { (state: inout Int, action: Int) in
+      state = action
+      guard action == 1 else { return .none }
+      return .run { send in
+        await withCheckedContinuation { continuation in
+          DispatchQueue.global().async {
+            gate.wait()
+            continuation.resume()
+          }
+        }
+        send(2)
+      }
+    }
+    store.send(1) { $0 = 1 }
+    gate.signal()
+    store.receive(2, timeout: .seconds(60)) { $0 = 2 }
+    store.finish()
+  }
+
   @Test func receiveByCaseAndPayloadAndTheFailureOfADifferentAction() {
     let store = makeStore()
     store.send(.delayed) { $0.isLoading = true }
@@ -262,7 +286,7 @@ private func recorded(_ body: () -> Void) -> [(message: String, line: Int)] {
       }
     }
     store.send(1) { $0 = 1 }
-    store.receive(2) { $0 = 2 }
+    store.receive(2, timeout: .seconds(60)) { $0 = 2 }
     store.finish()
     #expect(immediate.now.offset == .seconds(5))
   }

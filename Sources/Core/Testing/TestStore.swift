@@ -154,11 +154,14 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
   ///   $0.isLoading = false
   /// }
   /// ```
+  /// - Parameter timeout: How long to wait, in real time, for an action from work outside the
+  ///   clock's executor (a fake that sleeps on a real clock); by default, not at all.
   public func receive(
-    _ isMatch: (Action) -> Bool, _ update: ((inout State) throws -> Void)? = nil,
+    _ isMatch: (Action) -> Bool, timeout: Duration = .zero,
+    _ update: ((inout State) throws -> Void)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    receive(isMatch, "an action that matches", update, at: sourceLocation)
+    receive(isMatch, "an action that matches", update, timeout: timeout, at: sourceLocation)
   }
 
   /// Asserts that effects sent next an action from which `extract` takes `value` (a case and
@@ -168,11 +171,13 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
   /// store.receive({ if case .response(.success(let n)) = $0 { n } else { nil } }, 42)
   /// ```
   public func receive<Value: Equatable>(
-    _ extract: (Action) -> Value?, _ value: Value,
+    _ extract: (Action) -> Value?, _ value: Value, timeout: Duration = .zero,
     _ update: ((inout State) throws -> Void)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    receive({ extract($0) == value }, "an action with \(value)", update, at: sourceLocation)
+    receive(
+      { extract($0) == value }, "an action with \(value)", update, timeout: timeout,
+      at: sourceLocation)
   }
 
   /// Fails if an action arrived unasserted or an effect is still in flight (with exhaustivity
@@ -253,9 +258,10 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
 
   private func receive(
     _ isMatch: (Action) -> Bool, _ what: String, _ update: ((inout State) throws -> Void)?,
-    at location: SourceLocation
+    timeout: Duration = .zero, at location: SourceLocation
   ) {
     clock.drain()
+    if timeout > .zero { waitForAction(timeout) }
     log.withLock { $0.location = location }
     defer { reportFailures() }
     var skipped: [String] = []
@@ -286,6 +292,18 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
       "expected to receive \(what); no action was received"
         + (skipped.isEmpty ? "" : " (skipped:\n\(skipped.joined(separator: "\n")))"),
       at: location)
+  }
+
+  /// Waits, in real time, until an action arrives, no effect is left, or `timeout` has passed,
+  /// running what work outside the executor (a real sleep, another thread) enqueues meanwhile.
+  private func waitForAction(_ timeout: Duration) {
+    let deadline = ContinuousClock.now + timeout
+    while log.withLock({ $0.pending.isEmpty && !$0.live.isEmpty }) {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return }
+      _ = clock.executor.waitForWork(timeout: left)
+      clock.drain()
+    }
   }
 
   private func assertIgnored(
@@ -468,11 +486,14 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
 
 extension TestStore where Action: Equatable {
   /// Asserts that effects sent `action` next, and the state change it made.
+  ///
+  /// - Parameter timeout: How long to wait, in real time, for an action from work outside the
+  ///   clock's executor (a fake that sleeps on a real clock); by default, not at all.
   public func receive(
-    _ action: Action, _ update: ((inout State) throws -> Void)? = nil,
+    _ action: Action, timeout: Duration = .zero, _ update: ((inout State) throws -> Void)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    receive({ $0 == action }, "\(action)", update, at: sourceLocation)
+    receive({ $0 == action }, "\(action)", update, timeout: timeout, at: sourceLocation)
   }
 
   /// Asserts that effects sent `action` next and that the reducer ignored it with `reason`,
