@@ -9,22 +9,22 @@ import Testing
 /// received, or it was not sent at all — no timeouts, no yields.
 ///
 /// A failed assertion is recorded as a Swift Testing issue at the line of the assertion (in an
-/// XCTest test, as an `XCTFail` whose message starts with that line), and the test goes on. A store that goes away with received actions not asserted or effects in
-/// flight records a failure too, whether ``finish(sourceLocation:)`` was called or not, and so
-/// does an effect that throws an error no `catch:` handles. With ``exhaustivity`` `.off`, the
-/// store checks only what the test asserts and skips the rest.
+/// XCTest test, as an `XCTFail` whose message starts with that line), and the test goes on. A
+/// store that goes away with received actions not asserted or effects in flight records a
+/// failure too, whether ``finish(sourceLocation:)`` was called or not, and so does an effect that
+/// throws an error no `catch:` handles. With ``exhaustivity`` `.off`, the store checks only what
+/// the test asserts and skips the rest.
+///
+/// With the `Counter` of LoadctlCore's "Writing a flow" article, which saves its count a second
+/// after the last change:
 ///
 /// ```swift
 /// let clock = VirtualClock()
-/// let store = TestStore(initialState: Counter.State(), clock: clock) { state, action in
-///   Counter(clock: clock).reduce(into: &state, action: action)
-/// }
-/// store.send(.delayedIncrement) { $0.isLoading = true }
+/// let store = TestStore(
+///   initialState: Counter.State(), clock: clock, reducer: Counter(clock: clock).reduce)
+/// store.send(.increment) { $0.count = 1 }
 /// clock.advance(by: .seconds(1))
-/// store.receive(.incrementResponse) {
-///   $0.isLoading = false
-///   $0.count = 1
-/// }
+/// store.receive(.saved(1)) { $0.saved = 1 }
 /// ```
 public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sendable {
   private struct Log {

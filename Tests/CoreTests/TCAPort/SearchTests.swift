@@ -14,7 +14,8 @@ private struct Place: Equatable, Identifiable, Sendable {
     Place(
       country: "United States", latitude: 40.6782, longitude: -73.9442, id: 1, name: "Brooklyn"),
     Place(
-      country: "United States", latitude: 34.0522, longitude: -118.2437, id: 2, name: "Los Angeles"),
+      country: "United States", latitude: 34.0522, longitude: -118.2437, id: 2,
+      name: "Los Angeles"),
     Place(
       country: "United States", latitude: 37.7749, longitude: -122.4194, id: 3,
       name: "San Francisco"),
