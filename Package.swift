@@ -7,14 +7,20 @@ let package = Package(
   products: [
     .executable(name: "loadctl", targets: ["loadctl"]),
     // The runtime, for other packages: a store, effects with ids and policies, clocks, a
-    // subprocess runner, TestStore. Its module name is prefixed so it cannot clash with theirs.
+    // subprocess runner. Its module name is prefixed so it cannot clash with theirs.
     .library(name: "LoadctlCore", targets: ["LoadctlCore"]),
+    // Test support for flows on the runtime (TestStore, ImmediateClock), for test targets only:
+    // it links Swift Testing, which the runtime never does.
+    .library(name: "LoadctlTestKit", targets: ["LoadctlTestKit"]),
   ],
   targets: [
-    .target(name: "LoadctlCore", path: "Sources/Core"),
+    .target(name: "LoadctlCore", path: "Sources/Core", exclude: ["Testing"]),
+    .target(name: "LoadctlTestKit", dependencies: ["LoadctlCore"], path: "Sources/Core/Testing"),
     .target(name: "LoadctlCommands", dependencies: ["LoadctlCore"], path: "Sources/Commands"),
     .executableTarget(name: "loadctl", dependencies: ["LoadctlCommands", "LoadctlCore"]),
-    .testTarget(name: "LoadctlCoreTests", dependencies: ["LoadctlCore"], path: "Tests/CoreTests"),
+    .testTarget(
+      name: "LoadctlCoreTests", dependencies: ["LoadctlCore", "LoadctlTestKit"],
+      path: "Tests/CoreTests"),
     .testTarget(
       name: "LoadctlCommandsTests", dependencies: ["LoadctlCommands", "LoadctlCore"],
       path: "Tests/CommandsTests"),

@@ -19,6 +19,20 @@ private func slowConsumerTicks() -> [String] {
 }
 
 @Suite struct ClockTimerTests {
+  @Test func aTimerTakesAnExistentialClock() {
+    let virtual = VirtualClock()
+    let clock: any Clock<Duration> = virtual
+    let seen = Recorder<String>()
+    _ = virtual.launch {
+      for await tick in ClockTimer(interval: .seconds(1), clock: clock) {
+        seen.append("\(tick.index) at \(virtual.now)")
+        if tick.index == 2 { break }
+      }
+    }
+    #expect(virtual.run())
+    #expect(seen.values == ["1 at 1.0 seconds", "2 at 2.0 seconds"])
+  }
+
   @Test func tenThousandTicksDoNotDrift() {
     let clock = VirtualClock()
     clock.advance(by: .milliseconds(500))

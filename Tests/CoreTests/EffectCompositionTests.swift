@@ -1,4 +1,5 @@
 import LoadctlCore
+import LoadctlTestKit
 import Synchronization
 import Testing
 
@@ -39,13 +40,13 @@ import Testing
       )
       .cancellable(id: "x", policy: .latest)
     }
-    try store.send(.go)
-    try store.receive(.got(0)) { $0.got = [0] }
+    store.send(.go)
+    store.receive(.got(0)) { $0.got = [0] }
     #expect(store.inFlight.map(\.label) == ["load"])
     #expect(store.inFlight.first?.id == "x")
     store.clock.advance(by: .seconds(1))
-    try store.receive(.got(1)) { $0.got = [0, 1] }
-    try store.finish()
+    store.receive(.got(1)) { $0.got = [0, 1] }
+    store.finish()
   }
 
   /// An ignored action changed no state, and work merged with `.ignored` still goes to its
@@ -57,11 +58,11 @@ import Testing
         .run(name: "load") { _ in try await clock.sleep(for: .seconds(1)) }
           .cancellable(id: "x", policy: .drop))
     }
-    try store.sendIgnored(.go, reason: "busy")
-    try store.sendIgnored(.go, reason: "busy")
+    store.sendIgnored(.go, reason: "busy")
+    store.sendIgnored(.go, reason: "busy")
     store.clock.advance(by: .seconds(1))
     #expect(effectLines(store) == ["start load#1", "drop load#2", "end load#1 finished"])
-    try store.finish()
+    store.finish()
   }
 
   /// An effect cancelled in the reducer turn that started it does none of its work.
@@ -72,11 +73,11 @@ import Testing
         .run(name: "work") { _ in ran.withLock { $0 = true } }.cancellable(id: "x"),
         .cancel(id: "x"))
     }
-    try store.send(.go)
+    store.send(.go)
     store.clock.run()
     #expect(!ran.withLock { $0 }, "the work ran")
     #expect(effectLines(store) == ["start work#1", "end work#1 cancelled"])
-    try store.finish()
+    store.finish()
   }
 
   /// `receiveIgnored` asserts an ignored action an effect sent; `sendIgnored` and
@@ -92,10 +93,10 @@ import Testing
         return .ignored("not now")
       }
     }
-    try store.send(0)
-    try store.receiveIgnored(1, reason: "nothing waits")
-    #expect(throws: TestStoreFailure.self) { try store.sendIgnored(2, reason: "not now") }
+    store.send(0)
+    store.receiveIgnored(1, reason: "nothing waits")
+    withKnownIssue { store.sendIgnored(2, reason: "not now") }
     #expect(store.state == 100, "the store's state is the store's, after the failure too")
-    try store.finish()
+    store.finish()
   }
 }

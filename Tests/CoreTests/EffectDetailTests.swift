@@ -1,4 +1,5 @@
 import LoadctlCore
+import LoadctlTestKit
 import Synchronization
 import Testing
 
@@ -34,11 +35,11 @@ import Testing
       }
       .cancellable(id: "x", policy: .latest)
     }
-    try store.send(.go)
-    try store.send(.go)
+    store.send(.go)
+    store.send(.go)
     #expect(store.inFlight.map { $0.detail?.value(as: Int.self) } == [2])
     store.clock.advance(by: .seconds(1))
-    try store.finish()
+    store.finish()
     #expect(
       describe(store.effectEvents) == [
         "start load 1", "queue load 2", "end load 1", "start load 2", "end load 2",
@@ -52,9 +53,9 @@ import Testing
         .run(name: "a", detail: EffectDetail(7)) { _ in try await clock.sleep(for: .seconds(1)) },
         .run(name: "b") { _ in try await clock.sleep(for: .seconds(1)) })
     }
-    try store.send(.go)
+    store.send(.go)
     store.clock.advance(by: .seconds(1))
-    try store.finish()
+    store.finish()
     #expect(describe(store.effectEvents) == ["start a 7", "start b -", "end a 7", "end b -"])
   }
 

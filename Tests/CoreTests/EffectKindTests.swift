@@ -1,12 +1,13 @@
 import LoadctlCore
+import LoadctlTestKit
 import Testing
 
 @Suite struct EffectKindTests {
   @Test func noneChangesNothingAndStartsNothing() throws {
     let store = makeProbeStore { _ in .none }
-    try store.send(.go)
+    store.send(.go)
     #expect(effectLines(store) == [])
-    try store.finish()
+    store.finish()
   }
 
   @Test func sendIsAppliedRightAfterTheCurrentActionBeforeQueuedInputs() {
@@ -34,13 +35,13 @@ import Testing
         }
       )
     }
-    try store.send(.go)
+    store.send(.go)
     #expect(store.inFlight.map(\.label) == ["slow", "fast"])
     store.clock.advance(by: .seconds(1))
-    try store.receive(.got(1)) { $0.got = [1] }
+    store.receive(.got(1)) { $0.got = [1] }
     store.clock.advance(by: .seconds(1))
-    try store.receive(.got(2)) { $0.got = [1, 2] }
-    try store.finish()
+    store.receive(.got(2)) { $0.got = [1, 2] }
+    store.finish()
   }
 
   @Test func cancellableRegistersTheEffectUnderItsIdAndPolicy() throws {
@@ -48,7 +49,7 @@ import Testing
       .run(name: "load") { _ in try await clock.sleep(for: .seconds(1)) }
         .cancellable(id: "x", policy: .queue)
     }
-    try store.send(.go)
+    store.send(.go)
     let info = try #require(store.inFlight.first)
     #expect(store.inFlight.count == 1)
     #expect(info.serial == 1)
@@ -56,7 +57,7 @@ import Testing
     #expect(info.policy == .queue)
     #expect(info.name == "load")
     store.clock.advance(by: .seconds(1))
-    try store.finish()
+    store.finish()
   }
 
   @Test func cancelByIdCancelsTheRunningEffect() throws {
@@ -67,11 +68,11 @@ import Testing
       }
       .cancellable(id: "x")
     }
-    try store.send(.go)
-    try store.send(.cancel)
+    store.send(.go)
+    store.send(.cancel)
     #expect(store.clock.pendingSleepCount == 0)
     store.clock.advance(by: .seconds(5))
-    try store.finish()
+    store.finish()
     #expect(effectLines(store) == ["start x#1", "end x#1 cancelled"])
   }
 
@@ -84,8 +85,8 @@ import Testing
     #expect(harness.take() == ["ignore go: busy"])
 
     let store = makeProbeStore { _ in .ignored("busy") }
-    try store.sendIgnored(.go, reason: "busy")
-    try store.finish()
+    store.sendIgnored(.go, reason: "busy")
+    store.finish()
   }
 
   @Test func finishRunEndsTheRunAndCancelsEffectsInFlight() {
@@ -105,5 +106,40 @@ import Testing
     #expect(harness.take() == ["apply go", "start load#1", "apply stop", "end load#1 cancelled"])
     #expect(harness.result?.reason == .finished)
     #expect(harness.result?.state == Probe())
+  }
+}
+
+private enum CancelID: Hashable, Sendable { case load, save }
+
+@Suite struct EffectIDTests {
+  @Test func anIdWrapsAnyHashableValueAndStringsStayNames() {
+    #expect(EffectID(CancelID.load) == EffectID(CancelID.load))
+    #expect(EffectID(CancelID.load) != EffectID(CancelID.save))
+    #expect(EffectID(CancelID.load) != EffectID("load"))
+    #expect(EffectID(CancelID.load).name == "load")
+    #expect(EffectID(EffectID("x")) == "x")
+    #expect(Set([EffectID(CancelID.load), EffectID(CancelID.load), "load"]).count == 2)
+  }
+
+  @Test func anEnumIdCancelsTheEffectsRegisteredUnderIt() {
+    let clock = VirtualClock()
+    let harness = StoreHarness(initialState: 0, clock: clock) {
+      (state: inout Int, action: Int) -> Effect<Int> in
+      state = action
+      switch action {
+      case 1:
+        return .run(name: "load") { send in
+          try await clock.sleep(for: .seconds(1))
+          send(2)
+        }
+        .cancellable(id: CancelID.load)
+      case 3: return .cancel(id: CancelID.load)
+      default: return .none
+      }
+    }
+    harness.send(1)
+    harness.send(3)
+    clock.run()
+    #expect(harness.take() == ["apply 1", "start load#1", "apply 3", "end load#1 cancelled"])
   }
 }

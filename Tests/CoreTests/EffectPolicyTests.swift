@@ -112,6 +112,21 @@ private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds
     #expect(harness.state.got == [2])
   }
 
+  @Test func replaceStartsTheNewEffectAtOnceWhileTheOldOneUnwinds() {
+    let harness = makeHarness(.replace)
+    harness.send(.go(1))
+    #expect(harness.take() == ["apply go(1)", "start load#1"])
+    harness.send(.go(2))
+    #expect(
+      harness.take() == [
+        "apply go(2)", "start load#2",
+        "cleanup 1 begin", "cleanup 1 end", "end load#1 cancelled",
+      ])
+    harness.clock.advance(by: .seconds(1))
+    #expect(harness.take() == ["apply got(2)", "end load#2 finished"])
+    #expect(harness.state.got == [2])
+  }
+
   @Test func latestReplacesAnEffectStillWaitingForTheOldOne() {
     let harness = makeHarness(.latest)
     harness.send(.go(1))

@@ -1,4 +1,6 @@
 import LoadctlCore
+import LoadctlTestKit
+import Testing
 
 // A flow for testing one effect kind at a time: `go` returns the effect under test.
 

@@ -1,4 +1,5 @@
 import LoadctlCore
+import LoadctlTestKit
 import Testing
 
 @Suite struct RunEffectTests {
@@ -11,19 +12,20 @@ import Testing
         send(.got(3))
       }
     }
-    try store.send(.go)
-    try store.receive(.got(1)) { $0.got = [1] }
-    try store.receive(.got(2)) { $0.got = [1, 2] }
+    store.send(.go)
+    store.receive(.got(1)) { $0.got = [1] }
+    store.receive(.got(2)) { $0.got = [1, 2] }
     store.clock.advance(by: .seconds(1))
-    try store.receive(.got(3)) { $0.got = [1, 2, 3] }
-    try store.finish()
+    store.receive(.got(3)) { $0.got = [1, 2, 3] }
+    store.finish()
     #expect(effectLines(store) == ["start effect#1", "end effect#1 finished"])
   }
 
+  /// The outcome observers see; the test kit also records the unhandled error as a failure.
   @Test func runErrorWithoutHandlerEndsAsFailed() throws {
     let store = makeProbeStore { _ in .run(name: "load") { _ in throw Boom() } }
-    try store.send(.go)
-    try store.finish()
+    withKnownIssue { store.send(.go) }
+    store.finish()
     #expect(effectLines(store) == ["start load#1", "end load#1 failed(boom)"])
   }
 
@@ -35,9 +37,9 @@ import Testing
         send(.caught("\(error)"))
       }
     }
-    try store.send(.go)
-    try store.receive(.caught("boom")) { $0.caught = ["boom"] }
-    try store.finish()
+    store.send(.go)
+    store.receive(.caught("boom")) { $0.caught = ["boom"] }
+    store.finish()
     #expect(effectLines(store) == ["start load#1", "end load#1 failed(boom)"])
   }
 
@@ -49,8 +51,8 @@ import Testing
         send(.caught("handler must not run"))
       }
     }
-    try store.send(.go)
-    try store.finish()
+    store.send(.go)
+    store.finish()
     #expect(effectLines(store) == ["start load#1", "end load#1 cancelled"])
   }
 
@@ -69,9 +71,9 @@ import Testing
       }
       .cancellable(id: "x")
     }
-    try store.send(.go)
-    try store.send(.cancel)
-    try store.finish()
+    store.send(.go)
+    store.send(.cancel)
+    store.finish()
     #expect(effectLines(store) == ["start load#1", "end load#1 cancelled"])
     #expect(handled.values == [])
     #expect(store.clock.pendingSleepCount == 0)

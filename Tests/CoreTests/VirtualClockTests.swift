@@ -149,7 +149,9 @@ private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds
     #expect(clock.pendingSleepCount == 0)
   }
 
-  @Test func sleepingUntilAPastOrPresentDeadlineReturnsAtOnce() {
+  /// As on TCA's `TestClock`, a deadline already reached waits until time next moves; an
+  /// advance by zero wakes it, and the sleeps it then reaches, without moving `now`.
+  @Test func sleepingUntilAPastOrPresentDeadlineWaitsForTheNextAdvance() {
     let clock = VirtualClock()
     clock.advance(by: .seconds(5))
     let woke = Recorder<String>()
@@ -161,6 +163,9 @@ private func at(_ seconds: Int) -> VirtualClock.Instant { .init(offset: .seconds
       try? await clock.sleep(for: .zero)
       woke.append("zero")
     }
+    #expect(woke.values == [])
+    #expect(clock.pendingSleepCount == 1)
+    clock.advance()
     #expect(woke.values == ["past", "now", "zero"])
     #expect(clock.pendingSleepCount == 0)
     #expect(clock.now == at(5))

@@ -86,7 +86,7 @@ package struct CounterFlow: Sendable {
       // good. The reducer knows that effect is done, so it releases the id first; when nothing
       // is unwinding this cancels nothing.
       return .merge(.cancel(id: Self.delayedID), delayedEffect())
-    case .latest:
+    case .latest, .replace:
       state.inFlight = 1
     case .queue, .parallel:
       state.inFlight += 1

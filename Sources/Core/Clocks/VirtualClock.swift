@@ -1,10 +1,13 @@
 /// Virtual time: a clock that moves only when its driver says so — tests, and `--clock virtual`.
 ///
-/// Code under test runs on the clock's ``executor`` (``launch(_:)`` or ``TestStore`` do this).
-/// Every call that moves time first drains that executor, so each task has reached its sleep;
-/// then it wakes sleepers one deadline at a time, in deadline order and, for equal deadlines, in
-/// the order they started sleeping, and drains again after each wake-up. When ``advance(by:)``
-/// returns, every sleeper whose deadline passed has resumed and run to its next suspension.
+/// Code under test runs on the clock's ``executor`` (``launch(_:)`` or the test kit's
+/// `TestStore` do this). Every call that moves time first drains that executor, so each task has
+/// reached its sleep; then it wakes sleepers one deadline at a time, in deadline order and, for
+/// equal deadlines, in the order they started sleeping, and drains again after each wake-up.
+/// When ``advance(by:)`` returns, every sleeper whose deadline passed has resumed and run to its
+/// next suspension.
+/// A sleep to a deadline already reached (a zero-length sleep) waits as any other does, until
+/// the next move of time wakes it (`advance()`, by zero, is enough), as with TCA's `TestClock`.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -91,14 +94,13 @@ public final class VirtualClock: Clock, Sendable {
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let order: UInt64? = state.withLock { state in
-      guard deadline > state.now else { return nil }
+    // A deadline already reached waits too, as with TCA's `TestClock`: until time next moves.
+    let order: UInt64 = state.withLock { state in
       state.nextOrder += 1
       state.sleepers[state.nextOrder] = Sleeper()
       state.queue.insert(Entry(deadline: deadline, order: state.nextOrder))
       return state.nextOrder
     }
-    guard let order else { return }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in

@@ -38,6 +38,14 @@ public final class ManualExecutor: TaskExecutor, Sendable {
     wakeups.wait()
   }
 
+  /// ``waitForWork()`` for at most `timeout`.
+  /// - Returns: Whether it woke for work rather than for the timeout.
+  package func waitForWork(timeout: Duration) -> Bool {
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    return wakeups.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+  }
+
   /// Runs queued jobs in FIFO order, including jobs they enqueue, until none is left.
   ///
   /// - Returns: The number of jobs that ran.

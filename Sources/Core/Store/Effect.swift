@@ -191,24 +191,116 @@ public struct Send<Action: Sendable>: Sendable {
 
 /// Names a family of effects so a reducer can cancel them or give them a concurrency policy.
 ///
+/// An id wraps any `Hashable & Sendable` value: a string, or a case of an enum of the flow's own,
+/// as with TCA's `CancelID`. Two ids are equal when they wrap equal values of the same type.
+///
 /// ```swift
 /// extension EffectID { static let timer: EffectID = "timer" }
 /// return .run { send in … }.cancellable(id: .timer, policy: .latest)
+///
+/// enum CancelID { case search }
+/// return .run { send in … }.cancellable(id: CancelID.search, policy: .replace)
 /// ```
 public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-  /// The name shown in events and traces.
-  public let name: String
+  /// A string id is kept as it is, so that comparing and hashing it boxes nothing.
+  private enum Base: Sendable {
+    case name(String)
+    case value(any Hashable & Sendable)
+  }
+
+  private let base: Base
+
+  /// The name shown in events and traces: the string itself, or the wrapped value's
+  /// description.
+  public var name: String {
+    switch base {
+    case .name(let name): name
+    case .value(let value): String(describing: value)
+    }
+  }
 
   /// Creates an id from its name.
-  public init(_ name: String) { self.name = name }
-  public init(stringLiteral value: String) { self.name = value }
+  public init(_ name: String) { base = .name(name) }
+
+  /// Creates an id wrapping `value`; a `String` is a name, an `EffectID` is taken as it is.
+  public init(_ value: some Hashable & Sendable) {
+    if let id = value as? EffectID {
+      base = id.base
+    } else if let name = value as? String {
+      base = .name(name)
+    } else {
+      base = .value(value)
+    }
+  }
+
+  public init(stringLiteral value: String) { base = .name(value) }
   public var description: String { name }
+
+  public static func == (lhs: EffectID, rhs: EffectID) -> Bool {
+    switch (lhs.base, rhs.base) {
+    case (.name(let left), .name(let right)): left == right
+    case (.value(let left), .value(let right)): AnyHashable(left) == AnyHashable(right)
+    default: false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch base {
+    case .name(let name): hasher.combine(name)
+    case .value(let value): hasher.combine(AnyHashable(value))
+    }
+  }
+}
+
+extension Effect {
+  /// Cancels every in-flight or waiting effect registered under the id wrapping `id`.
+  @_disfavoredOverload
+  public static func cancel(id: some Hashable & Sendable) -> Effect {
+    cancel(id: EffectID(id))
+  }
+
+  /// Registers this effect's async work under the id wrapping `id`, as the `EffectID` overload
+  /// does.
+  @_disfavoredOverload
+  public func cancellable(
+    id: some Hashable & Sendable, policy: EffectPolicy = .parallel
+  ) -> Effect {
+    cancellable(id: EffectID(id), policy: policy)
+  }
+
+  /// The same effect with each `run` operation and its handler replaced by `transform`'s, for
+  /// test support that must see every effect's work (``EffectContext`` tells which effect runs).
+  package func mapRuns(
+    _ transform: @escaping @Sendable (@escaping Operation, Handler?) -> (Operation, Handler?)
+  ) -> Effect {
+    switch kind {
+    case .run(let name, let detail, let operation, let handler):
+      let (operation, handler) = transform(operation, handler)
+      return Effect(kind: .run(name: name, detail: detail, operation, handler))
+    case .merge(let effects):
+      return Effect(kind: .merge(effects.map { $0.mapRuns(transform) }))
+    case .cancellable(let inner, let id, let policy):
+      return Effect(kind: .cancellable(inner.mapRuns(transform), id: id, policy: policy))
+    case .none, .send, .cancel, .ignored, .finishRun:
+      return self
+    }
+  }
 }
 
 /// What a new effect does when an effect with the same id is already in flight.
+///
+/// `latest` and `replace` both cancel the effect in flight; they differ in when the new one
+/// starts. `latest` waits for the cancelled one to end, so two never run at once: right for work
+/// that holds something only one may hold (a child process group, a port, a file). `replace`
+/// starts the new one at once, while the cancelled one unwinds: TCA's
+/// `cancellable(id:cancelInFlight: true)`, right for work with nothing to release.
 public enum EffectPolicy: String, Sendable, CaseIterable {
   /// Cancel the running effect, wait until it has ended, then start the new one.
   case latest
+  /// Cancel the running effect and start the new one at once, without waiting for the cancelled
+  /// one to end (TCA's `cancelInFlight: true`); its actions are dropped from the moment it is
+  /// cancelled.
+  case replace
   /// Ignore the new effect while one is in flight: a disabled button. One cancelled but still
   /// ending is not in flight: the new effect starts once it has ended (two never run at once).
   case drop

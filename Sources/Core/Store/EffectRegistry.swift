@@ -50,6 +50,8 @@
     case .latest:
       let commands = cancel(id: id)
       return commands + (isUnwinding(id) ? enqueue(info, effect, id) : start(info, effect))
+    case .replace:
+      return cancel(id: id) + start(info, effect)
     }
   }
 

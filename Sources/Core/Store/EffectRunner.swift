@@ -6,6 +6,8 @@
 package enum EffectContext {
   /// The effect whose work is running on this task, if any.
   @TaskLocal package static var current: EffectInfo?
+  /// The handle that stops the current effect, for test support that cancels one effect.
+  @TaskLocal package static var handle: EffectHandle?
 }
 
 /// Performs an effect tree inside one task and reports how it ended.
@@ -62,7 +64,7 @@ package enum EffectContext {
 ///
 /// Task groups cannot cancel a single child, so each effect runs its work in an inner group and
 /// waits on this handle, which wakes on ``cancel()``, on the work's end or the run's cancellation.
-@usableFromInline final class EffectHandle: Sendable {
+@usableFromInline package final class EffectHandle: Sendable {
   private enum Phase {
     case running
     case waiting(CheckedContinuation<Void, Never>)
@@ -74,7 +76,7 @@ package enum EffectContext {
   @usableFromInline init() {}
 
   /// Asks the effect to stop; harmless after it ended.
-  @usableFromInline func cancel() {
+  @usableFromInline package func cancel() {
     let continuation: CheckedContinuation<Void, Never>? = phase.withLock { phase in
       defer { phase = .done }
       guard case .waiting(let continuation) = phase else { return nil }

@@ -296,7 +296,9 @@ extension Store {
             requestCancel: { mailbox.send(.cancelRequest($0)) }
           )
           let outcome = await EffectContext.$current.withValue(info) {
-            await handle.run { await runner.perform(effect) }
+            await EffectContext.$handle.withValue(handle) {
+              await handle.run { await runner.perform(effect) }
+            }
           }
           mailbox.send(.effectFinished(serial: serial, outcome))
         }

@@ -1,5 +1,6 @@
 import CounterFlow
 import LoadctlCore
+import LoadctlTestKit
 import Testing
 
 @Suite struct CounterTests {
@@ -8,23 +9,23 @@ import Testing
     let clock = VirtualClock()
     let store = TestStore(
       initialState: Counter.State(), clock: clock, reducer: Counter(clock: clock).reduce)
-    try store.send(.increment) { $0.count = 1 }
+    store.send(.increment) { $0.count = 1 }
     clock.advance(by: .milliseconds(500))
-    try store.send(.increment) { $0.count = 2 }  // latest: the first save is cancelled
+    store.send(.increment) { $0.count = 2 }  // latest: the first save is cancelled
     clock.advance(by: .milliseconds(999))
     #expect(store.inFlight.map(\.label) == ["save"])
     clock.advance(by: .milliseconds(1))
-    try store.receive(.saved(2)) { $0.saved = 2 }
-    try store.finish()
+    store.receive(.saved(2)) { $0.saved = 2 }
+    store.finish()
   }
 
   @Test func aSaveThatWasNotInterruptedLands() throws {
     let clock = VirtualClock()
     let store = TestStore(
       initialState: Counter.State(), clock: clock, reducer: Counter(clock: clock).reduce)
-    try store.send(.decrement) { $0.count = -1 }
+    store.send(.decrement) { $0.count = -1 }
     clock.advance(by: .seconds(1))
-    try store.receive(.saved(-1)) { $0.saved = -1 }
-    try store.finish()
+    store.receive(.saved(-1)) { $0.saved = -1 }
+    store.finish()
   }
 }

@@ -64,7 +64,7 @@ private func failure(_ body: () throws -> Void) -> String {
     }
     try store.finish()
     #expect(store.state == Counter(count: 1))
-    #expect(store.effectEvents.map(describe) == ["start delay#1", "end delay#1 finished"])
+    #expect(store.effectEvents.compactMap(effectLine) == ["start #1", "end #1 finished"])
   }
 
   @Test func aWrongExpectedStateThrowsWithTheCallersLocation() throws {
@@ -77,7 +77,7 @@ private func failure(_ body: () throws -> Void) -> String {
     }
     let line = #line - 4
     #expect(thrown?.line == line)
-    #expect(thrown?.file == "LoadctlCoreTests/TestStoreTests.swift")
+    #expect(thrown?.file == "LoadctlCommandsTests/TestStoreTests.swift")
     #expect(
       thrown?.message == """
         state after increment differs:
