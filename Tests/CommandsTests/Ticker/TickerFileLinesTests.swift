@@ -20,8 +20,11 @@ private func temporaryFile(_ text: String) -> (fd: Int32, path: String) {
   return (open(path, O_RDONLY | O_CLOEXEC), path)
 }
 
-/// A pipe whose write end is fed `count` numbered lines from a dispatch thread, then closed.
+/// A pipe whose write end is fed `count` numbered lines from a dispatch thread, then closed. A
+/// reader that stops early leaves the feeder writing into a closed pipe: SIGPIPE is ignored, as
+/// a run ignores it, so that write fails instead of killing the test process.
 private func feedingPipe(lines count: Int) -> Int32 {
+  OutputWriter.ignoreBrokenPipeSignal()
   var ends: [Int32] = [0, 0]
   precondition(pipe(&ends) == 0, "cannot create a pipe")
   let writer = ends[1]
