@@ -13,7 +13,13 @@ package enum CounterCommand: Subcommand {
       "exec", .command,
       help: "Run CMD with /bin/sh -c as each delayed increment's work: the count goes up when "
         + "it exits 0; a non-zero exit or a signal is reported and changes nothing. Its "
-        + "stdout is discarded.")
+        + "stdout and stderr lines are shown as they come (see --output).")
+    static let output = OptionKey.value(
+      "output", .choice(ExternalCommand.OutputMode.allCases), valueName: "WHEN",
+      help: "Which --exec lines are shown: show (each as it comes), failed (a command's lines "
+        + "once it has failed) or hide.", default: "show")
+    static let clear = OptionKey.flag(
+      "clear", help: "Clear the screen before each delayed increment starts (at a terminal).")
     static let killAfter = OptionKey.value(
       "kill-after", .duration,
       help: "When a running --exec command is cancelled (latest, cancel, Ctrl-C), wait this "
@@ -44,7 +50,10 @@ package enum CounterCommand: Subcommand {
       exit status 1. With no actions and a terminal on stdin, the keys + - d c are the \
       buttons, and q quits.
       """,
-    options: [Option.delay, Option.exec, Option.killAfter, Option.policy, Option.input],
+    options: [
+      Option.delay, Option.exec, Option.killAfter, Option.output, Option.clear, Option.policy,
+      Option.input,
+    ],
     positionals: [
       PositionalSpec(
         name: "action", help: "+, -, d or cancel (also inc, dec, delayed).", isRepeating: true,
@@ -72,14 +81,17 @@ package enum CounterCommand: Subcommand {
     let work: CounterWork
     /// `--policy`.
     let policy: EffectPolicy
+    /// `--clear`, if given: whether it clears (at a terminal, without `--json`).
+    let clear: Bool?
+    var clears: Bool { clear ?? false }
 
     /// The settings the `start` event echoes.
     var startFields: [(String, JSONValue)] {
-      work.options + [
-        ("policy", .string(policy.rawValue)),
-        ("actions", .array(actions.map(JSONValue.string))),
-        ("input", input.map(JSONValue.string) ?? .null),
-      ]
+      work.options + [("policy", .string(policy.rawValue))]
+        + (clear.map { [("clear", .bool($0))] } ?? []) + [
+          ("actions", .array(actions.map(JSONValue.string))),
+          ("input", input.map(JSONValue.string) ?? .null),
+        ]
     }
   }
 
@@ -110,7 +122,8 @@ package enum CounterCommand: Subcommand {
     }
     return Options(
       script: script, actions: actions, input: input, work: work,
-      policy: invocation[Option.policy])
+      policy: invocation[Option.policy],
+      clear: invocation[Option.clear] ? run.mode.terminals.stdout && !run.json : nil)
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
@@ -120,9 +133,10 @@ package enum CounterCommand: Subcommand {
     return try await CommandRuntime.run(
       run, options: options.startFields, loading: [CounterFlow.effectName]
     ) { context in
-      let flow = CounterFlow(
+      var flow = CounterFlow(
         policy: options.policy, workLabel: options.work.label,
         work: options.work.operation(clock: context.clock))
+      flow.clears = options.clears
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       // Actions given as arguments take the place of input lines and keys.
       let script = options.actions.isEmpty ? nil : options.script
@@ -133,8 +147,14 @@ package enum CounterCommand: Subcommand {
   }
 
   /// Text like TCA's `_printChanges` (the action, then the fields that changed; a failure adds
-  /// its message), and the delayed increment's effect with its work: `started (1s)`.
-  package static func renderer(
+  /// its message), the delayed increment's effect with its work: `started (1s)`, and each line
+  /// its command printed as an `output` event of the effect (see ``CounterRenderer``).
+  package static func renderer(for flow: CounterFlow, output: EventOutput) -> CounterRenderer {
+    CounterRenderer(
+      base: storeRenderer(for: flow, output: output), output: output, clears: flow.clears)
+  }
+
+  private static func storeRenderer(
     for flow: CounterFlow, output: EventOutput
   ) -> StoreRenderer<CounterState, CounterAction> {
     let style = output.style
@@ -179,7 +199,7 @@ extension CounterFlow: RunnableFlow {
     }
   }
 
-  package func renderer(context: RunContext) -> StoreRenderer<CounterState, CounterAction> {
+  package func renderer(context: RunContext) -> CounterRenderer {
     CounterCommand.renderer(for: self, output: context.output)
   }
 
@@ -192,7 +212,7 @@ extension CounterFlow: RunnableFlow {
 
   package func end(
     _ outcome: FlowOutcome<Self>,
-    renderer: StoreRenderer<CounterState, CounterAction>, output: EventOutput
+    renderer: CounterRenderer, output: EventOutput
   ) -> FlowEnd {
     let state = outcome.state
     guard outcome.tally > 0 else {
@@ -207,3 +227,25 @@ extension CounterFlow: RunnableFlow {
 }
 
 extension CounterAction: LineParsable {}
+
+/// The counter's events as ``StoreRenderer`` prints them, except a command's lines: each is an
+/// `output` event of the effect that ran the command, not a transition; and with `--clear` the
+/// screen is cleared as each delayed increment starts.
+package struct CounterRenderer: FlowRendering {
+  let base: StoreRenderer<CounterState, CounterAction>
+  let output: EventOutput
+  let clears: Bool
+
+  package func render(_ event: StoreEvent<CounterState, CounterAction>) {
+    switch event {
+    case .transition(.output(let line), _, _, let effect):
+      line.emit(serial: effect?.serial, to: output)
+    case .effectStarted where clears:
+      // Home, clear the screen and its scrollback, as `clear` does.
+      output.writeControl("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+      base.render(event)
+    default:
+      base.render(event)
+    }
+  }
+}

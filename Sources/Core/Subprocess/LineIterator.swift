@@ -52,6 +52,13 @@ extension Subprocess {
       }
     }
 
+    /// Waits until the command has exited and been reaped, however long it runs on after
+    /// closing its pipes (`exec >&- 2>&-; sleep 1`), so that what
+    /// ``Subprocess/withLines(isolation:_:)`` reports is the command's own end, not its teardown.
+    public func exited() async {
+      _ = await child.finished()
+    }
+
     /// The next stdout line decoded as UTF-8 (invalid bytes become U+FFFD); `nil` at the end.
     public mutating func nextString() async -> String? {
       await next().map { String(decoding: $0, as: UTF8.self) }
