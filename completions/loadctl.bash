@@ -83,16 +83,16 @@ _loadctl() {
       ;;
     counter)
       case "$opt" in
-        --delay|--kill-after) return ;;
+        --delay|--kill-after|--watch-settle|--ignore|--on-change) return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --output) _loadctl_reply "show failed hide"; return ;;
         --policy) _loadctl_reply "drop latest queue parallel"; return ;;
-        --input|--trace|--record) _loadctl_files; return ;;
+        --input|--watch|--trace|--record) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--delay --exec --kill-after --output --clear --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+        _loadctl_reply "--delay --exec --kill-after --output --clear --policy --input --watch --watch-settle --ignore --on-change --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       else
         _loadctl_reply "+ - d c increment decrement delayed cancel"
       fi

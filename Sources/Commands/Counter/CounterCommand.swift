@@ -30,6 +30,10 @@ package enum CounterCommand: Subcommand {
       default: "drop")
     static let input = OptionKey.value(
       "input", .file, help: "Read actions from FILE (- for stdin), one per line.")
+    static let onChange = OptionKey.value(
+      "on-change", .string, valueName: "ACTION",
+      help: "The action a --watch change applies: d (the delayed increment), +, - or c.",
+      default: "d")
   }
 
   package static let spec = CommandSpec(
@@ -53,7 +57,7 @@ package enum CounterCommand: Subcommand {
     options: [
       Option.delay, Option.exec, Option.killAfter, Option.output, Option.clear, Option.policy,
       Option.input,
-    ],
+    ] + WatchOptions.keys + [Option.onChange],
     positionals: [
       PositionalSpec(
         name: "action", help: "+, -, d or cancel (also inc, dec, delayed).", isRepeating: true,
@@ -65,8 +69,7 @@ package enum CounterCommand: Subcommand {
       "loadctl counter --delay 500ms d d '+600ms d'",
       "loadctl counter --policy parallel --json d d | jq -c '.to // empty'",
       "printf 'd\\n+300ms d\\n+2s +\\n' | loadctl counter --policy latest --input -",
-      "while inotifywait -qq -e modify src; do echo d; done | loadctl counter --input - "
-        + "--policy latest --exec 'swift build'",
+      "loadctl counter --watch Sources --policy latest --exec 'swift build'",
     ])
 
   /// `counter`'s options, typed and checked once.
@@ -81,6 +84,9 @@ package enum CounterCommand: Subcommand {
     let work: CounterWork
     /// `--policy`.
     let policy: EffectPolicy
+    /// `--watch` and its settings, and the action a change applies (`--on-change`).
+    let watch: WatchOptions?
+    let onChange: CounterAction
     /// `--clear`, if given: whether it clears (at a terminal, without `--json`).
     let clear: Bool?
     var clears: Bool { clear ?? false }
@@ -91,7 +97,7 @@ package enum CounterCommand: Subcommand {
         + (clear.map { [("clear", .bool($0))] } ?? []) + [
           ("actions", .array(actions.map(JSONValue.string))),
           ("input", input.map(JSONValue.string) ?? .null),
-        ]
+        ] + (watch.map { $0.startFields + [("on_change", .string(onChange.name))] } ?? [])
     }
   }
 
@@ -115,20 +121,51 @@ package enum CounterCommand: Subcommand {
         badInput: "argument \(error.line): \(error.message)", command: run.command, json: run.json)
     }
     let work: CounterWork
+    let onChange: CounterAction
+    let watch = try WatchOptions.read(invocation, run, command: spec.name)
     do throws(UsageError) {
       work = try CounterWork(invocation, mode: run.mode)
+      onChange = try watchAction(invocation, watching: watch != nil, input: input != nil)
     } catch {
       throw Loadctl.fail(usage: error, json: run.json)
     }
     return Options(
       script: script, actions: actions, input: input, work: work,
-      policy: invocation[Option.policy],
+      policy: invocation[Option.policy], watch: watch, onChange: onChange,
       clear: invocation[Option.clear] ? run.mode.terminals.stdout && !run.json : nil)
+  }
+
+  /// `--on-change`, checked: only with `--watch`, which reads no `--input`.
+  private static func watchAction(_ invocation: Invocation, watching: Bool, input: Bool)
+    throws(UsageError) -> CounterAction
+  {
+    guard watching else {
+      if invocation.isGiven(Option.onChange) {
+        throw .invalidValue("'--on-change' only applies to '--watch'", command: spec.name)
+      }
+      return .delayedIncrement
+    }
+    if input {
+      throw .invalidValue(
+        "give actions with '--input' or '--watch', not both (actions given as arguments run "
+          + "first)", command: spec.name)
+    }
+    switch CounterAction.parse(invocation[Option.onChange]) {
+    case .success(let action): return action
+    case .failure(let problem):
+      throw .invalidValue("invalid '--on-change': \(problem.message)", command: spec.name)
+    }
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
     -> ProcessEnd
   {
+    let watcher: FileWatcher?
+    switch options.watch?.start(for: run) {
+    case .failure(let failure): return failure.end
+    case .success(let started): watcher = started
+    case nil: watcher = nil
+    }
     let inputFD = try Loadctl.openInput(options.input, for: run)
     return try await CommandRuntime.run(
       run, options: options.startFields, loading: [CounterFlow.effectName]
@@ -140,7 +177,13 @@ package enum CounterCommand: Subcommand {
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       // Actions given as arguments take the place of input lines and keys.
       let script = options.actions.isEmpty ? nil : options.script
-      let actions = script.map { AnyInput(TimedActions($0, clock: context.lineClock)) }
+      var actions = script.map { AnyInput(TimedActions($0, clock: context.lineClock)) }
+      if let watcher, let watch = options.watch {
+        actions = AnyInput(
+          WatchInput(
+            before: actions, changes: watcher.changes, action: options.onChange,
+            settle: watch.settle, clock: context.clock))
+      }
       return await FlowRunner.run(
         flow, lines: lines, actions: actions, keys: .unlessLines, context: context)
     }
