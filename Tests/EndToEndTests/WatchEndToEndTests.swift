@@ -86,3 +86,25 @@ import Testing
     #expect(outcome.stdout.isEmpty)
   }
 }
+
+/// `profile --watch PATH`: a save of the profile reloads it.
+@Suite(.processSlots) struct ProfileWatchEndToEndTests {
+  @Test func aSaveOfTheFileReloadsIt() async throws {
+    let directory = NSTemporaryDirectory() + "loadctl-profile-watch-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let file = directory + "/me.json"
+    try #"{"name":"Ada"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+    let loadctl = try LoadctlProcess.start(["profile", "--json", "--file", file, "--watch", file])
+    try await loadctl.waitForLine(containing: #""profile":{"name":"Ada"}"#)
+    // An editor's save: a temporary file renamed over the profile.
+    try #"{"name":"Grace"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+    try await loadctl.waitForLine(containing: #""profile":{"name":"Grace"}"#)
+    loadctl.send(signal: SIGTERM)
+    #expect(try await loadctl.waitForExit() == .signaled(SIGTERM), "\(loadctl.transcript)")
+    if SchemaValidator.isAvailable {
+      let schema = SchemaValidator.schema(for: "profile")
+      #expect(try await SchemaValidator.failures(of: loadctl.stdoutLines, schema: schema) == [])
+    }
+  }
+}

@@ -75,6 +75,9 @@ import Testing
     var seen: [String] = []
     try write("1", to: "a.txt")
     #expect(await Self.change(of: root + "/a.txt", &changes, seen: &seen))
+    // The write's later events (its close) may come apart: once they are in, nothing is left
+    // for the next change to be read with.
+    while await Self.nextChange(&changes, timeout: .milliseconds(100)) != nil {}
     try FileManager.default.createDirectory(
       atPath: root + "/sub", withIntermediateDirectories: false)
     #expect(await Self.change(of: root + "/sub", &changes, seen: &seen))
@@ -85,7 +88,12 @@ import Testing
     try write("swap", to: "a.txt.swp")
     try write("3", to: "sub/.b.tmp")
     #expect(rename(root + "/sub/.b.tmp", root + "/sub/b.txt") == 0)
-    #expect(await Self.change(of: root + "/sub/b.txt", &changes, seen: &seen), "\(seen)")
+    // The save's events may be read together and handed over as its first path.
+    let save = await Self.nextChange(&changes)
+    #expect(save == root + "/sub/.b.tmp" || save == root + "/sub/b.txt", "\(seen)")
+    while let next = await Self.nextChange(&changes, timeout: .milliseconds(200)) {
+      seen.append(next)
+    }
     #expect(!seen.contains { $0.contains(".git") || $0.hasSuffix(".swp") }, "\(seen)")
   }
 
