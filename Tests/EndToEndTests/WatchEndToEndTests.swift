@@ -87,6 +87,41 @@ import Testing
   }
 }
 
+/// Whether this machine lets a user namespace of its own lower its inotify limits.
+private let canLimitWatches: Bool = {
+  let probe = Process()
+  probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+  probe.arguments = ["-U", "-r", "/bin/sh", "-c", "echo 2 > /proc/sys/user/max_inotify_watches"]
+  probe.standardError = FileHandle.nullDevice
+  guard (try? probe.run()) != nil else { return false }
+  probe.waitUntilExit()
+  return probe.terminationStatus == 0
+}()
+
+/// Too few inotify watches for the tree: one clear line and 71, with the limit lowered in a user
+/// namespace of the test's own (`/proc/sys/user/max_inotify_watches`, per namespace).
+@Suite(.processSlots) struct WatchLimitEndToEndTests {
+  @Test(.enabled(if: canLimitWatches, "no user namespace: unshare -U -r is not allowed here"))
+  func tooFewWatchesIsOneErrorLineAnd71() async throws {
+    let directory = NSTemporaryDirectory() + "loadctl-watch-limit-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: directory + "/a/b/c", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let loadctl = try LoadctlProcess.start(
+      executable: "/usr/bin/unshare",
+      arguments: [
+        "-U", "-r", "/bin/sh", "-c",
+        "echo 2 > /proc/sys/user/max_inotify_watches && exec \"$1\" counter --watch \"$2\" d",
+        "sh", BinaryLocator.locate(), directory,
+      ])
+    #expect(try await loadctl.waitForExit() == .exited(71))
+    #expect(loadctl.stderrLines.count == 1)
+    #expect(loadctl.stderrLines.first?.hasPrefix("Error: too few inotify watches for '") == true)
+    #expect(loadctl.stderrLines.first?.contains("fs.inotify.max_user_watches") == true)
+    #expect(loadctl.stdoutLines.isEmpty)
+  }
+}
+
 /// `profile --watch PATH`: a save of the profile reloads it.
 @Suite(.processSlots) struct ProfileWatchEndToEndTests {
   @Test func aSaveOfTheFileReloadsIt() async throws {
