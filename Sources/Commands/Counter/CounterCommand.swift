@@ -49,9 +49,12 @@ package enum CounterCommand: Subcommand {
       queue (run after it) or parallel (run beside it). With --exec CMD, the delayed \
       increment's work is CMD (run with /bin/sh -c) instead of the --delay wait: it increments \
       when CMD exits 0, and a failure is reported (delayedIncrementFailed) without changing the \
-      count; the policies then apply to real commands (drop like entr, latest like watchexec's \
+      count; what CMD prints is shown line by line as it comes, attributed to its effect \
+      (--output); the policies then apply to real commands (drop like entr, latest like watchexec's \
       restart), and cancel or Ctrl-C tears running commands down. Any failed command makes the \
-      exit status 1. With no actions and a terminal on stdin, the keys + - d c are the \
+      exit status 1. With --watch PATH, a change under PATH is a delayed increment (or \
+      --on-change ACTION), after the actions given, until Ctrl-C. With no actions and a \
+      terminal on stdin, the keys + - d c are the \
       buttons, and q quits.
       """,
     options: [

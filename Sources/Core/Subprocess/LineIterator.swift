@@ -38,7 +38,7 @@ extension Subprocess {
       while true {
         if let line = stdout.next(ended: ended) { return line }
         if ended { return nil }
-        await fill()
+        await fill(keepingStderr: false)
       }
     }
 
@@ -48,7 +48,7 @@ extension Subprocess {
         if let line = stderr.next(ended: ended) { return Line(stream: .stderr, bytes: line) }
         if let line = stdout.next(ended: ended) { return Line(stream: .stdout, bytes: line) }
         if ended { return nil }
-        await fill()
+        await fill(keepingStderr: true)
       }
     }
 
@@ -64,7 +64,9 @@ extension Subprocess {
       await next().map { String(decoding: $0, as: UTF8.self) }
     }
 
-    private mutating func fill() async {
+    /// Takes the next chunk; stderr's is dropped unless `keepingStderr` (`next()` reads stdout
+    /// only, and must not hold what it will never give).
+    private mutating func fill(keepingStderr: Bool) async {
       // A command that always has output ready never makes `next()` suspend; a turn for the
       // caller's other tasks per chunk keeps a serial executor fair.
       await Task.yield()
@@ -74,7 +76,7 @@ extension Subprocess {
       }
       switch chunk.pipe {
       case .stdout: stdout.append(chunk.bytes)
-      case .stderr: stderr.append(chunk.bytes)
+      case .stderr: if keepingStderr { stderr.append(chunk.bytes) }
       }
     }
   }
