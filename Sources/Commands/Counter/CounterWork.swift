@@ -46,17 +46,18 @@ package enum CounterWork: Sendable, Equatable {
       exec, killAfter: invocation[Option.killAfter], output: invocation[Option.output])
   }
 
-  /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`.
+  /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`, and
+  /// `output` unless it is `show`.
   package var options: [(String, JSONValue)] {
     switch self {
     case .sleep(let delay):
       [("delay_ms", .double(EventOutput.milliseconds(delay)))]
     case .command(let command, let killAfter, let output):
+      // `show`, the default, is not echoed: a recording made before `--output` replays as it is.
       [
         ("exec", .string(command)),
         ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
-        ("output", .string(output.rawValue)),
-      ]
+      ] + (output == .show ? [] : [("output", .string(output.rawValue))])
     }
   }
 

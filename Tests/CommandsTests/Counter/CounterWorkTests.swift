@@ -193,6 +193,7 @@ import Testing
     #expect(work == .command("make\ttest", killAfter: .milliseconds(300), output: .failed))
     #expect(work.label == "$ make\\ttest")
     #expect(work.options.map(\.0) == ["exec", "kill_after_ms", "output"])
+    #expect(try self.work(["--exec", "make"]).options.map(\.0) == ["exec", "kill_after_ms"])
     #expect(work.options[1].1 == .double(300))
   }
 
