@@ -59,14 +59,14 @@ _loadctl() {
       ;;
     profile)
       case "$opt" in
-        --latency|--fail|--url|--header|--timeout|--kill-after|--retries|--backoff) return ;;
-        --file|--input|--trace|--record) _loadctl_files; return ;;
+        --latency|--fail|--url|--header|--timeout|--kill-after|--retries|--backoff|--watch-settle|--ignore) return ;;
+        --file|--input|--watch|--trace|--record) _loadctl_files; return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+        _loadctl_reply "--latency --fail --file --exec --url --header --timeout --kill-after --retries --backoff --input --watch --watch-settle --ignore --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       fi
       ;;
     search)
@@ -83,15 +83,16 @@ _loadctl() {
       ;;
     counter)
       case "$opt" in
-        --delay|--kill-after) return ;;
+        --delay|--kill-after|--watch-settle|--ignore|--on-change) return ;;
         --exec) _loadctl_collect < <(compgen -c -- "$cur"); return ;;
+        --output) _loadctl_reply "show failed hide"; return ;;
         --policy) _loadctl_reply "drop latest queue parallel"; return ;;
-        --input|--trace|--record) _loadctl_files; return ;;
+        --input|--watch|--trace|--record) _loadctl_files; return ;;
         --clock) _loadctl_reply "continuous virtual"; return ;;
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--delay --exec --kill-after --policy --input --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+        _loadctl_reply "--delay --exec --kill-after --output --clear --policy --input --watch --watch-settle --ignore --on-change --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       else
         _loadctl_reply "+ - d c increment decrement delayed cancel"
       fi

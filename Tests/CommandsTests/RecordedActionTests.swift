@@ -36,6 +36,8 @@ import Testing
     .increment, .decrement, .delayedIncrement, .incrementResponse,
     .delayedIncrementFailed("exit status 1"), .delayedIncrementFailed(""),
     .delayedIncrementFailed("quote \" backslash \\ newline\n\u{1B}[2J é 🚀"), .cancel, .interrupt,
+    .output(.line(.stdout, "hello")), .output(.line(.stderr, "warn \u{1B}[31m\t\"x\"")),
+    .output(.line(.stdout, "")), .output(.dropped(.stderr, bytes: 65_536)),
   ]
 
   @Test(arguments: counterActions)
@@ -263,6 +265,14 @@ import Testing
     (
       .counter, #"{"action":"delayed_increment_failed"}"#,
       #"recorded counter action "delayed_increment_failed" has no "message" field"#
+    ),
+    (
+      .counter, #"{"action":"output","stream":"stdin","line":"x"}"#,
+      #"recorded counter action "output" field "stream" must be "stdout" or "stderr", not "stdin""#
+    ),
+    (
+      .counter, #"{"action":"output","stream":"stdout"}"#,
+      #"recorded counter action "output" has no "dropped_bytes" field"#
     ),
     (
       .timer, #"{"action":"tick","missed":0}"#,

@@ -104,6 +104,54 @@ import Testing
     #expect(termination == .signalled(SIGTERM))
   }
 
+  @Test func stderrLinesStreamBesideStdoutWithAnUnterminatedLastLine() async throws {
+    var command = Subprocess.shell(
+      "echo out1; echo err1 >&2; echo out2; printf 'err2\\r\\n' >&2; printf end")
+    command.streamsStderr = true
+    let (lines, termination, tail) = try await command.withLines { lines in
+      var all: [Subprocess.LineIterator.Line] = []
+      while let line = await lines.nextLine() { all.append(line) }
+      return (all, lines.droppedStderrBytes)
+    }
+    let text = { (stream: Subprocess.LineIterator.Stream) in
+      lines.0.filter { $0.stream == stream }.map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+    #expect(text(.stdout) == ["out1", "out2", "end"])
+    #expect(text(.stderr) == ["err1", "err2"])
+    #expect(lines.1 == 0)
+    #expect(tail == ["err1", "err2"])
+    #expect(termination == .exited(0))
+  }
+
+  @Test func withoutStreamingStderrNextLineGivesStdoutOnly() async throws {
+    let (lines, _, tail) = try await Subprocess.shell("echo out; echo err >&2").withLines {
+      lines in
+      var all: [Subprocess.LineIterator.Line] = []
+      while let line = await lines.nextLine() { all.append(line) }
+      return all
+    }
+    #expect(lines == [.init(stream: .stdout, bytes: Array("out".utf8))])
+    #expect(tail == ["err"])
+  }
+
+  @Test func aStderrFloodUnreadIsDroppedAndCountedNotBuffered() async throws {
+    var command = Subprocess.shell("head -c 1000000 /dev/zero | tr '\\0' x >&2")
+    command.streamsStderr = true
+    let (counts, termination, _) = try await command.withLines { lines in
+      // Nothing is taken while the flood is written: what does not fit is dropped, not kept.
+      let dropped = await eventually { [lines] in
+        lines.droppedStderrBytes >= 1_000_000 - ChildProcess.bound
+      }
+      var shown = 0
+      while let line = await lines.nextLine() { shown += line.bytes.count }
+      return (dropped, shown, lines.droppedStderrBytes)
+    }
+    #expect(termination == .exited(0))
+    #expect(counts.0)
+    #expect(counts.1 <= ChildProcess.bound)
+    #expect(counts.1 + counts.2 == 1_000_000)
+  }
+
   @Test func nonUTF8AndLongLinesAreSafe() async throws {
     let script = "printf '\\377\\376abc\\n'; head -c 2200000 /dev/zero | tr '\\0' x; printf '\\r'"
     let (lines, termination, _) = try await Subprocess.shell(script).withLines { lines in

@@ -130,8 +130,8 @@ import Testing
     #expect(end.value(at: "state.count") as? Int == 1)
   }
 
-  /// A command's stdout is read and dropped: one that prints and goes on runs to its own end and
-  /// succeeds (it was once torn down at its first byte and reported as killed by SIGTERM).
+  /// A command that prints and goes on runs to its own end and succeeds, each line an `output`
+  /// event of its effect, in order.
   @Test func aCommandThatPrintsRunsToItsEnd() async throws {
     let scratch = try Scratch()
     let command =
@@ -143,7 +143,73 @@ import Testing
     let events = try JSONLines.parse(outcome.stdout)
     #expect(events.contains { $0.string("action") == "increment_response" })
     #expect(events.last?.value(at: "state.count") as? Int == 1)
-    #expect(!outcome.stdout.contains("printed"))
+    let lines = events.filter { $0.event == "output" }
+    #expect(lines.count == 20_001)
+    #expect(lines.first?.string("line") == "printed")
+    #expect(lines.last?.string("line") == "20000")
+    #expect(lines.allSatisfy { $0.integer("serial") == 1 && $0.string("stream") == "stdout" })
+    if SchemaValidator.isAvailable {
+      #expect(try await SchemaValidator.failures(of: outcome.stdout, schema: Self.schema) == [])
+    }
+  }
+
+  /// The issue's first example: both lines shown as they come, attributed to the effect, stderr
+  /// marked; with `--output hide` neither; a last line without a newline is shown too.
+  @Test func theCommandsStdoutAndStderrAreShown() async throws {
+    let command = "echo hello-stdout; echo warn-stderr >&2; printf 'no-newline'"
+    let shown = try await LoadctlProcess.run(["counter", "--exec", command, "d"])
+    #expect(shown.termination == .exited(0), "\(shown.stderr)")
+    let bodies = shown.stdout.map { String($0.dropFirst(19)) }
+    #expect(bodies.contains("#1 | hello-stdout"))
+    #expect(bodies.contains("#1 ! warn-stderr"))
+    #expect(bodies.contains("#1 | no-newline"))
+    let hidden = try await LoadctlProcess.run([
+      "counter", "--output", "hide", "--exec", command, "d",
+    ])
+    #expect(
+      !hidden.stdout.contains { $0.contains("| hello-stdout") || $0.contains("! warn-stderr") })
+    let json = try await LoadctlProcess.run(["counter", "--json", "--exec", command, "d"])
+    let outputs = try JSONLines.parse(json.stdout).filter { $0.event == "output" }
+    #expect(
+      Set(outputs.map { "\($0.string("stream") ?? "") \($0.string("line") ?? "")" }) == [
+        "stdout hello-stdout", "stderr warn-stderr", "stdout no-newline",
+      ])
+    if SchemaValidator.isAvailable {
+      #expect(try await SchemaValidator.failures(of: json.stdout, schema: Self.schema) == [])
+    }
+  }
+
+  /// A command's lines are in the recording, and its replay shows them as the run did.
+  @Test func aRecordedRunsOutputLinesReplay() async throws {
+    let scratch = try Scratch()
+    let recording = scratch.directory + "/run.jsonl"
+    let run = try await LoadctlProcess.run(
+      ["counter", "--json", "--record", recording, "--exec", "echo one; echo two >&2", "d"])
+    #expect(run.termination == .exited(0), "\(run.stderr)")
+    let replay = try await LoadctlProcess.run(["replay", "--json", recording])
+    #expect(replay.termination == .exited(0), "\(replay.stderr)")
+    let outputs = { (lines: [String]) in
+      try JSONLines.parse(lines).filter { $0.event == "output" }.map {
+        "\($0.integer("serial") ?? 0) \($0.string("stream") ?? "") \($0.string("line") ?? "")"
+      }
+    }
+    #expect(try Set(outputs(run.stdout)) == ["1 stdout one", "1 stderr two"])
+    #expect(try outputs(replay.stdout) == outputs(run.stdout))
+  }
+
+  /// `--output failed`: a passing command shows nothing, a failing one all its lines, before
+  /// its failure.
+  @Test func outputFailedShowsOnlyAFailingCommandsLines() async throws {
+    let passing = try await LoadctlProcess.run(
+      ["counter", "--output", "failed", "--exec", "echo fine", "d"])
+    #expect(passing.termination == .exited(0))
+    #expect(!passing.stdout.contains { $0.contains("| fine") })
+    let failing = try await LoadctlProcess.run(
+      ["counter", "--output", "failed", "--exec", "echo step1; echo broke >&2; exit 2", "d"])
+    #expect(failing.termination == .exited(1))
+    let bodies = failing.stdout.map { String($0.dropFirst(19)) }
+    let failure = try #require(bodies.firstIndex { $0.hasPrefix("delayedIncrementFailed") })
+    #expect(Array(bodies[..<failure].suffix(2)) == ["#1 | step1", "#1 ! broke"])
   }
 
   @Test func textNamesTheCommandAndTheFailure() async throws {
@@ -155,6 +221,7 @@ import Testing
       bodies == [
         "delayedIncrement  isLoading: false → true",
         "effect delayed_increment#1 started ($ echo boom >&2; exit 3)",
+        "#1 ! boom",
         "delayedIncrementFailed  isLoading: true → false — command failed (exit status 3): boom",
         "effect delayed_increment#1 failed",
         "count: 0, isLoading: false  (failed)",

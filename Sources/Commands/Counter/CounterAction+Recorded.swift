@@ -1,18 +1,19 @@
 import LoadctlCore
 
 /// A counter action in a recording: `{"action":"increment"}`, and for a failed delayed increment
-/// `{"action":"delayed_increment_failed","message":"exit 1"}`.
+/// `{"action":"delayed_increment_failed","message":"exit 1"}`, and for a line a command printed
+/// `{"action":"output","stream":"stderr","line":"warning: …"}`.
 extension CounterAction: RecordableAction {
   /// Every case as written, for ``RecordedFields/unknownAction(expected:)``.
   private static let recordedNames = [
     "increment", "decrement", "delayed_increment", "increment_response",
-    "delayed_increment_failed", "cancel", "interrupt",
+    "delayed_increment_failed", "output", "cancel", "interrupt",
   ]
 
   package var recorded: JSONValue {
     switch self {
-    case .delayedIncrementFailed(let message):
-      .object([("action", .string(name)), ("message", .string(message))])
+    case .delayedIncrementFailed, .output:
+      .object([("action", .string(name))] + fields)
     default:
       .object([("action", .string(name))])
     }
@@ -27,7 +28,7 @@ extension CounterAction: RecordableAction {
     case .incrementResponse: buffer.append(literal: #"{"action":"increment_response"}"#)
     case .cancel: buffer.append(literal: #"{"action":"cancel"}"#)
     case .interrupt: buffer.append(literal: #"{"action":"interrupt"}"#)
-    case .delayedIncrementFailed: recorded.write(to: &buffer)
+    case .delayedIncrementFailed, .output: recorded.write(to: &buffer)
     }
   }
 
@@ -40,6 +41,7 @@ extension CounterAction: RecordableAction {
       case "delayed_increment": return .delayedIncrement
       case "increment_response": return .incrementResponse
       case "delayed_increment_failed": return .delayedIncrementFailed(try fields.string("message"))
+      case "output": return .output(try ExternalCommand.Output(recorded: fields))
       case "cancel": return .cancel
       case "interrupt": return .interrupt
       default: throw fields.unknownAction(expected: recordedNames)

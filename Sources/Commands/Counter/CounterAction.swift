@@ -14,6 +14,9 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
   /// Sent by the delayed increment's effect when its work failed (the `--exec` command could
   /// not start, exited non-zero or was killed by a signal), with why; the count stays.
   case delayedIncrementFailed(String)
+  /// Sent by a running `--exec` command's effect for each line it printed (or what of it was not
+  /// shown); the state stays, the line is shown attributed to the effect.
+  case output(ExternalCommand.Output)
   /// Cancels every delayed increment in flight (an input line, not a seed button).
   case cancel
   /// The process is stopping (Ctrl-C, SIGTERM): like `cancel`, but never refused.
@@ -26,6 +29,7 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
     case .delayedIncrement: "delayed_increment"
     case .incrementResponse: "increment_response"
     case .delayedIncrementFailed: "delayed_increment_failed"
+    case .output: "output"
     case .cancel: "cancel"
     case .interrupt: "interrupt"
     }
@@ -33,8 +37,11 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
 
   /// A failure's `message`, as an extra JSON field.
   package var fields: [(String, JSONValue)] {
-    guard case .delayedIncrementFailed(let message) = self else { return [] }
-    return [("message", .string(message))]
+    switch self {
+    case .delayedIncrementFailed(let message): [("message", .string(message))]
+    case .output(let output): output.fields
+    default: []
+    }
   }
 
   /// The Swift case name, as TCA's `_printChanges` would show it.
@@ -64,7 +71,7 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
     }
     let sentByLoadctl = [
       "increment_response", "incrementresponse", "delayed_increment_failed",
-      "delayedincrementfailed", "interrupt",
+      "delayedincrementfailed", "interrupt", "output",
     ]
     let hint =
       sentByLoadctl.contains(word)

@@ -13,7 +13,13 @@ package enum CounterCommand: Subcommand {
       "exec", .command,
       help: "Run CMD with /bin/sh -c as each delayed increment's work: the count goes up when "
         + "it exits 0; a non-zero exit or a signal is reported and changes nothing. Its "
-        + "stdout is discarded.")
+        + "stdout and stderr lines are shown as they come (see --output).")
+    static let output = OptionKey.value(
+      "output", .choice(ExternalCommand.OutputMode.allCases), valueName: "WHEN",
+      help: "Which --exec lines are shown: show (each as it comes), failed (a command's lines "
+        + "once it has failed) or hide.", default: "show")
+    static let clear = OptionKey.flag(
+      "clear", help: "Clear the screen before each delayed increment starts (at a terminal).")
     static let killAfter = OptionKey.value(
       "kill-after", .duration,
       help: "When a running --exec command is cancelled (latest, cancel, Ctrl-C), wait this "
@@ -24,6 +30,10 @@ package enum CounterCommand: Subcommand {
       default: "drop")
     static let input = OptionKey.value(
       "input", .file, help: "Read actions from FILE (- for stdin), one per line.")
+    static let onChange = OptionKey.value(
+      "on-change", .string, valueName: "ACTION",
+      help: "The action a --watch change applies: d (the delayed increment), +, - or c.",
+      default: "d")
   }
 
   package static let spec = CommandSpec(
@@ -39,12 +49,18 @@ package enum CounterCommand: Subcommand {
       queue (run after it) or parallel (run beside it). With --exec CMD, the delayed \
       increment's work is CMD (run with /bin/sh -c) instead of the --delay wait: it increments \
       when CMD exits 0, and a failure is reported (delayedIncrementFailed) without changing the \
-      count; the policies then apply to real commands (drop like entr, latest like watchexec's \
+      count; what CMD prints is shown line by line as it comes, attributed to its effect \
+      (--output); the policies then apply to real commands (drop like entr, latest like watchexec's \
       restart), and cancel or Ctrl-C tears running commands down. Any failed command makes the \
-      exit status 1. With no actions and a terminal on stdin, the keys + - d c are the \
+      exit status 1. With --watch PATH, a change under PATH is a delayed increment (or \
+      --on-change ACTION), after the actions given, until Ctrl-C. With no actions and a \
+      terminal on stdin, the keys + - d c are the \
       buttons, and q quits.
       """,
-    options: [Option.delay, Option.exec, Option.killAfter, Option.policy, Option.input],
+    options: [
+      Option.delay, Option.exec, Option.killAfter, Option.output, Option.clear, Option.policy,
+      Option.input,
+    ] + WatchOptions.keys + [Option.onChange],
     positionals: [
       PositionalSpec(
         name: "action", help: "+, -, d or c (also inc, dec, delayed, cancel).", isRepeating: true,
@@ -56,8 +72,7 @@ package enum CounterCommand: Subcommand {
       "loadctl counter --delay 500ms d d '+600ms d'",
       "loadctl counter --policy parallel --json d d | jq -c '.to // empty'",
       "printf 'd\\n+300ms d\\n+2s +\\n' | loadctl counter --policy latest --input -",
-      "while inotifywait -qq -e modify src; do echo d; done | loadctl counter --input - "
-        + "--policy latest --exec 'swift build'",
+      "loadctl counter --watch Sources --policy latest --exec 'swift build'",
     ])
 
   /// `counter`'s options, typed and checked once.
@@ -72,14 +87,20 @@ package enum CounterCommand: Subcommand {
     let work: CounterWork
     /// `--policy`.
     let policy: EffectPolicy
+    /// `--watch` and its settings, and the action a change applies (`--on-change`).
+    let watch: WatchOptions?
+    let onChange: CounterAction
+    /// `--clear`, if given: whether it clears (at a terminal, without `--json`).
+    let clear: Bool?
+    var clears: Bool { clear ?? false }
 
     /// The settings the `start` event echoes.
     var startFields: [(String, JSONValue)] {
-      work.options + [
-        ("policy", .string(policy.rawValue)),
-        ("actions", .array(actions.map(JSONValue.string))),
-        ("input", input.map(JSONValue.string) ?? .null),
-      ]
+      work.options + [("policy", .string(policy.rawValue))]
+        + (clear.map { [("clear", .bool($0))] } ?? []) + [
+          ("actions", .array(actions.map(JSONValue.string))),
+          ("input", input.map(JSONValue.string) ?? .null),
+        ] + (watch.map { $0.startFields + [("on_change", .string(onChange.name))] } ?? [])
     }
   }
 
@@ -105,38 +126,83 @@ package enum CounterCommand: Subcommand {
         json: run.json)
     }
     let work: CounterWork
+    let onChange: CounterAction
+    let watch = try WatchOptions.read(invocation, run, command: spec.name)
     do throws(UsageError) {
       work = try CounterWork(invocation, mode: run.mode)
+      onChange = try watchAction(invocation, watching: watch != nil, input: input != nil)
     } catch {
       throw Loadctl.fail(usage: error, json: run.json)
     }
     return Options(
       script: script, actions: actions, input: input, work: work,
-      policy: invocation[Option.policy])
+      policy: invocation[Option.policy], watch: watch, onChange: onChange,
+      clear: invocation[Option.clear] ? run.mode.terminals.stdout && !run.json : nil)
+  }
+
+  /// `--on-change`, checked: only with `--watch`, which reads no `--input`.
+  private static func watchAction(_ invocation: Invocation, watching: Bool, input: Bool)
+    throws(UsageError) -> CounterAction
+  {
+    guard watching else {
+      if invocation.isGiven(Option.onChange) {
+        throw .invalidValue("'--on-change' only applies to '--watch'", command: spec.name)
+      }
+      return .delayedIncrement
+    }
+    if input {
+      throw .invalidValue(
+        "give actions with '--input' or '--watch', not both (actions given as arguments run "
+          + "first)", command: spec.name)
+    }
+    switch CounterAction.parse(invocation[Option.onChange]) {
+    case .success(let action): return action
+    case .failure(let problem):
+      throw .invalidValue("invalid '--on-change': \(problem.message)", command: spec.name)
+    }
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
     -> ProcessEnd
   {
+    let watcher: FileWatcher?
+    switch options.watch?.start(for: run) {
+    case .failure(let failure): return failure.end
+    case .success(let started): watcher = started
+    case nil: watcher = nil
+    }
     let inputFD = try Loadctl.openInput(options.input, for: run)
     return try await CommandRuntime.run(
       run, options: options.startFields, loading: [CounterFlow.effectName]
     ) { context in
-      let flow = CounterFlow(
+      var flow = CounterFlow(
         policy: options.policy, workLabel: options.work.label,
         work: options.work.operation(clock: context.clock))
+      flow.clears = options.clears
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
       // Actions given as arguments take the place of input lines and keys.
       let script = options.actions.isEmpty ? nil : options.script
-      let actions = script.map { AnyInput(TimedActions($0, clock: context.lineClock)) }
+      var actions = script.map { AnyInput(TimedActions($0, clock: context.lineClock)) }
+      if let watcher, let watch = options.watch {
+        actions = AnyInput(
+          WatchInput(
+            before: actions, changes: watcher.changes, action: options.onChange,
+            settle: watch.settle, clock: context.clock))
+      }
       return await FlowRunner.run(
         flow, lines: lines, actions: actions, keys: .unlessLines, context: context)
     }
   }
 
   /// Text like TCA's `_printChanges` (the action, then the fields that changed; a failure adds
-  /// its message), and the delayed increment's effect with its work: `started (1s)`.
-  package static func renderer(
+  /// its message), the delayed increment's effect with its work: `started (1s)`, and each line
+  /// its command printed as an `output` event of the effect (see ``CounterRenderer``).
+  package static func renderer(for flow: CounterFlow, output: EventOutput) -> CounterRenderer {
+    CounterRenderer(
+      base: storeRenderer(for: flow, output: output), output: output, clears: flow.clears)
+  }
+
+  private static func storeRenderer(
     for flow: CounterFlow, output: EventOutput
   ) -> StoreRenderer<CounterState, CounterAction> {
     let style = output.style
@@ -181,7 +247,7 @@ extension CounterFlow: RunnableFlow {
     }
   }
 
-  package func renderer(context: RunContext) -> StoreRenderer<CounterState, CounterAction> {
+  package func renderer(context: RunContext) -> CounterRenderer {
     CounterCommand.renderer(for: self, output: context.output)
   }
 
@@ -194,7 +260,7 @@ extension CounterFlow: RunnableFlow {
 
   package func end(
     _ outcome: FlowOutcome<Self>,
-    renderer: StoreRenderer<CounterState, CounterAction>, output: EventOutput
+    renderer: CounterRenderer, output: EventOutput
   ) -> FlowEnd {
     let state = outcome.state
     guard outcome.tally > 0 else {
@@ -209,3 +275,25 @@ extension CounterFlow: RunnableFlow {
 }
 
 extension CounterAction: LineParsable {}
+
+/// The counter's events as ``StoreRenderer`` prints them, except a command's lines: each is an
+/// `output` event of the effect that ran the command, not a transition; and with `--clear` the
+/// screen is cleared as each delayed increment starts.
+package struct CounterRenderer: FlowRendering {
+  let base: StoreRenderer<CounterState, CounterAction>
+  let output: EventOutput
+  let clears: Bool
+
+  package func render(_ event: StoreEvent<CounterState, CounterAction>) {
+    switch event {
+    case .transition(.output(let line), _, _, let effect):
+      line.emit(serial: effect?.serial, to: output)
+    case .effectStarted where clears:
+      // Home, clear the screen and its scrollback, as `clear` does.
+      output.writeControl("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+      base.render(event)
+    default:
+      base.render(event)
+    }
+  }
+}

@@ -17,14 +17,19 @@ import LoadctlCore
 /// | `queue` | waits until the pending ones have landed | +1 | one per tap, one after another |
 /// | `parallel` | runs beside the pending ones | +1 | one per tap |
 package struct CounterFlow: Sendable {
-  /// The delayed increment's work: it returns when the increment should land, throws
-  /// `CancellationError` when cancelled, and throws anything else (a ``LoadFailure`` names why)
-  /// to fail the increment.
-  package let work: @Sendable () async throws -> Void
+  /// The delayed increment's work, given where to send what its command prints: it returns when
+  /// the increment should land, throws `CancellationError` when cancelled, and throws anything
+  /// else (a ``LoadFailure`` names why) to fail the increment.
+  package let work: Work
+  package typealias Work =
+    @Sendable (_ show: @Sendable (ExternalCommand.Output) -> Void)
+    async throws -> Void
   /// How text output names the work when its effect starts: `1s`, `$ make test`.
   package let workLabel: String
   /// The delayed increment's effect policy.
   package let policy: EffectPolicy
+  /// Whether the screen is cleared as each delayed increment starts (`--clear`).
+  package var clears = false
 
   package static let delayedID: EffectID = "delayed_increment"
   /// The delayed increment effect's name in events (the spinner spins while it runs).
@@ -32,14 +37,14 @@ package struct CounterFlow: Sendable {
 
   /// The example's counter: the work sleeps `delay` on `clock`.
   package init(clock: any Clock<Duration>, delay: Duration, policy: EffectPolicy) {
-    self.init(policy: policy, workLabel: formatDuration(delay)) {
+    self.init(policy: policy, workLabel: formatDuration(delay)) { _ in
       try await clock.sleep(for: delay)
     }
   }
 
   /// A counter whose delayed increment runs `work`, e.g. ``CounterWork/operation(clock:)``.
   package init(
-    policy: EffectPolicy, workLabel: String, work: @escaping @Sendable () async throws -> Void
+    policy: EffectPolicy, workLabel: String, work: @escaping Work
   ) {
     self.policy = policy
     self.workLabel = workLabel
@@ -63,6 +68,8 @@ package struct CounterFlow: Sendable {
       return .none
     case .delayedIncrementFailed:
       state.inFlight = max(0, state.inFlight - 1)
+      return .none
+    case .output:
       return .none
     case .cancel, .interrupt:
       guard state.inFlight > 0 else {
@@ -96,7 +103,7 @@ package struct CounterFlow: Sendable {
 
   private func delayedEffect() -> Effect<CounterAction> {
     .run(name: Self.effectName) { [work] send in
-      try await work()
+      try await work { send(.output($0)) }
       send(.incrementResponse)
     } catch: { error, send in
       send(.delayedIncrementFailed((error as? LoadFailure)?.message ?? "\(error)"))

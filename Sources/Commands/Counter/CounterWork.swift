@@ -15,8 +15,9 @@ import LoadctlCore
 package enum CounterWork: Sendable, Equatable {
   /// Wait this long on the run's clock (`--delay`).
   case sleep(Duration)
-  /// Run the shell command; cancelled, wait `killAfter` between SIGTERM and SIGKILL.
-  case command(String, killAfter: Duration)
+  /// Run the shell command, its lines shown as `output` says; cancelled, wait `killAfter`
+  /// between SIGTERM and SIGKILL.
+  case command(String, killAfter: Duration, output: ExternalCommand.OutputMode)
 
   /// Picks and validates the work from the options.
   ///
@@ -27,8 +28,10 @@ package enum CounterWork: Sendable, Equatable {
   package init(_ invocation: Invocation, mode: RunMode) throws(UsageError) {
     typealias Option = CounterCommand.Option
     guard let exec = invocation[Option.exec] else {
-      if invocation.isGiven(Option.killAfter) {
-        throw .invalidValue("'--kill-after' only applies to '--exec'", command: "counter")
+      let given: [any OptionKeyProtocol] = [Option.killAfter, Option.output]
+      for option in given where invocation.isGiven(option) {
+        throw .invalidValue(
+          "'--\(option.spec.name)' only applies to '--exec'", command: "counter")
       }
       self = .sleep(invocation[Option.delay])
       return
@@ -39,19 +42,22 @@ package enum CounterWork: Sendable, Equatable {
         "'--delay' cannot be used with '--exec': the command's own run time is the delay",
         command: "counter")
     }
-    self = .command(exec, killAfter: invocation[Option.killAfter])
+    self = .command(
+      exec, killAfter: invocation[Option.killAfter], output: invocation[Option.output])
   }
 
-  /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`.
+  /// The work's settings for the `start` event: `delay_ms`, or `exec` and `kill_after_ms`, and
+  /// `output` unless it is `show`.
   package var options: [(String, JSONValue)] {
     switch self {
     case .sleep(let delay):
       [("delay_ms", .double(EventOutput.milliseconds(delay)))]
-    case .command(let command, let killAfter):
+    case .command(let command, let killAfter, let output):
+      // `show`, the default, is not echoed: a recording made before `--output` replays as it is.
       [
         ("exec", .string(command)),
         ("kill_after_ms", .double(EventOutput.milliseconds(killAfter))),
-      ]
+      ] + (output == .show ? [] : [("output", .string(output.rawValue))])
     }
   }
 
@@ -59,7 +65,7 @@ package enum CounterWork: Sendable, Equatable {
   package var label: String {
     switch self {
     case .sleep(let delay): formatDuration(delay)
-    case .command(let command, _): "$ " + command.escapingControlCharacters
+    case .command(let command, _, _): "$ " + command.escapingControlCharacters
     }
   }
 
@@ -68,26 +74,16 @@ package enum CounterWork: Sendable, Equatable {
   /// It returns when the increment should land. It throws `CancellationError` when cancelled
   /// (for a command, once its group has been torn down and reaped), and ``LoadFailure`` when the
   /// command could not start, exited non-zero or was killed by a signal: `command failed (exit
-  /// status 3): <its last stderr line>`. The command's stdout is read and discarded, since
-  /// loadctl's own stdout carries the events.
-  package func operation(clock: any Clock<Duration>) -> @Sendable () async throws -> Void {
+  /// status 3): <its last stderr line>`. What the command prints goes to `show`, line by line,
+  /// as its `--output` says (``ExternalCommand/run(_:what:output:show:)``).
+  package func operation(clock: any Clock<Duration>) -> CounterFlow.Work {
     switch self {
     case .sleep(let delay):
-      return { try await clock.sleep(for: delay) }
-    case .command(let command, let killAfter):
+      return { _ in try await clock.sleep(for: delay) }
+    case .command(let command, let killAfter, let output):
       let subprocess = ExternalCommand.shell(command, killAfter: killAfter)
-      return {
-        let output: Subprocess.Output
-        do throws(SubprocessError) {
-          output = try await subprocess.output(limit: 0, beyond: .discard)
-        } catch {
-          if error == .cancelled { throw CancellationError() }
-          throw LoadFailure(error.description)
-        }
-        guard output.termination == .exited(0) else {
-          throw LoadFailure(
-            ExternalCommand.failure("command", output.termination, output.stderrTail))
-        }
+      return { show in
+        try await ExternalCommand.run(subprocess, what: "command", output: output, show: show)
       }
     }
   }

@@ -175,6 +175,12 @@ package final class EventOutput: Sendable {
   /// Flushes buffered events.
   package func flush() { writer.flush() }
 
+  /// Writes `text` between events, as it is, not as an event: the terminal control of
+  /// `--clear`.
+  package func writeControl(_ text: String) {
+    state.withLock { _ in writer.write(text) }
+  }
+
   /// Runs `body` with events kept in the buffer until ``flush()``, then flushes.
   ///
   /// For a store's run, whose executor calls ``flush()`` whenever the run has run out of work

@@ -49,7 +49,7 @@ package enum ProfileCommand: Subcommand {
     options: [
       Option.latency, Option.fail, Option.file, Option.exec, Option.url, Option.header,
       Option.timeout, Option.killAfter, Option.retries, Option.backoff, Option.input,
-    ],
+    ] + WatchOptions.keys,
     examples: [
       "loadctl profile",
       "loadctl profile --fail 'offline' --retries 2 --backoff 200ms",
@@ -57,6 +57,7 @@ package enum ProfileCommand: Subcommand {
       "loadctl profile --url https://api.example.com/me --header 'Accept: application/json'",
       "loadctl profile --json | jq -r 'select(.event == \"transition\") | .to.state'",
       "printf 'load\\n+300ms cancel\\n+100ms load\\n' | loadctl profile --input -",
+      "loadctl profile --file me.json --watch me.json",
     ])
 
   /// `profile`'s options, typed and checked once.
@@ -69,13 +70,15 @@ package enum ProfileCommand: Subcommand {
     let backoff: Duration
     /// `--input`.
     let input: String?
+    /// `--watch`: a change reloads.
+    let watch: WatchOptions?
 
     /// The settings the `start` event echoes.
     var startFields: [(String, JSONValue)] {
       source.options + [
         ("retries", .int(retries)), ("backoff_ms", .double(EventOutput.milliseconds(backoff))),
         ("input", input.map(JSONValue.string) ?? .null),
-      ]
+      ] + (watch?.startFields ?? [])
     }
   }
 
@@ -92,14 +95,27 @@ package enum ProfileCommand: Subcommand {
     } catch {
       throw Loadctl.fail(badInput: "\(error)", command: run.command, json: run.json)
     }
+    let watch = try WatchOptions.read(invocation, run, command: spec.name)
+    if watch != nil, invocation[Option.input] != nil {
+      throw Loadctl.fail(
+        usage: .invalidValue(
+          "give actions with '--input' or '--watch', not both", command: spec.name),
+        json: run.json)
+    }
     return Options(
       source: source, retries: invocation[Option.retries], backoff: invocation[Option.backoff],
-      input: invocation[Option.input])
+      input: invocation[Option.input], watch: watch)
   }
 
   package static func run(_ options: Options, _ run: RunOptions) async throws(EarlyExit)
     -> ProcessEnd
   {
+    let watcher: FileWatcher?
+    switch options.watch?.start(for: run) {
+    case .failure(let failure): return failure.end
+    case .success(let started): watcher = started
+    case nil: watcher = nil
+    }
     let inputFD = try Loadctl.openInput(options.input, for: run)
     return try await CommandRuntime.run(run, options: options.startFields, loading: ["fetch"]) {
       context in
@@ -107,10 +123,18 @@ package enum ProfileCommand: Subcommand {
         fetch: options.source.fetcher(clock: context.clock), clock: context.clock,
         retries: options.retries, backoff: options.backoff)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
+      // A change under `--watch` reloads, until the run is stopped.
+      var reloads: AnyInput<ProfileAction>?
+      if let watcher, let watch = options.watch {
+        reloads = AnyInput(
+          WatchInput(
+            before: nil, changes: watcher.changes, action: .load, settle: watch.settle,
+            clock: context.clock))
+      }
       // Keys only with `-i`: the load ends by itself, so the run does not wait for keys otherwise.
       return await FlowRunner.run(
-        flow, lines: lines, keys: context.mode.interactive ? .unlessLines : .never,
-        context: context)
+        flow, lines: lines, actions: reloads,
+        keys: context.mode.interactive ? .unlessLines : .never, context: context)
     }
   }
 }

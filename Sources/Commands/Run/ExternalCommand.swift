@@ -336,3 +336,149 @@ extension ExternalCommand {
     return reader
   }
 }
+
+extension ExternalCommand {
+  /// `--output`: which of a running command's lines are shown.
+  package enum OutputMode: String, Sendable, CaseIterable {
+    /// Every line, as it comes.
+    case show
+    /// A command's lines only when it fails, once it has ended (as CI tools do).
+    case failed
+    /// None.
+    case hide
+  }
+
+  /// What a running command printed, as its effect hands it on: a line of stdout or stderr, or
+  /// how many bytes of a stream were not shown (a flood loadctl could not keep up with, or what
+  /// `--output failed` could not hold).
+  package enum Output: Sendable, Equatable {
+    case line(Subprocess.LineIterator.Stream, String)
+    case dropped(Subprocess.LineIterator.Stream, bytes: Int)
+  }
+
+  /// The most bytes of lines `--output failed` holds for one command; older lines go first.
+  static let heldBytes = 1 << 20
+
+  /// Runs `subprocess` to its end, handing its stdout and stderr lines to `show` as `mode` says.
+  ///
+  /// With ``OutputMode/show`` each line goes as it comes; with ``OutputMode/failed`` the lines
+  /// (the last ``heldBytes`` of them) are held and go only when the command fails, before this
+  /// throws; with ``OutputMode/hide`` they are read and dropped. A line is decoded as UTF-8
+  /// (invalid bytes become U+FFFD) and escaped where it is printed, not here.
+  /// - Throws: `CancellationError` when the task was cancelled (the group is gone by then);
+  ///   ``LoadFailure`` when the command could not start, exited non-zero or was killed by a
+  ///   signal, with its last stderr line.
+  package static func run(
+    _ subprocess: Subprocess, what: String, output mode: OutputMode,
+    show: @Sendable (Output) -> Void
+  ) async throws {
+    var subprocess = subprocess
+    subprocess.streamsStderr = mode != .hide
+    let run: (result: HeldOutput, termination: Subprocess.Termination, stderrTail: [String])
+    do {
+      run = try await subprocess.withLines { lines in
+        var held = HeldOutput()
+        while let line = await lines.nextLine() {
+          let output = Output.line(line.stream, String(decoding: line.bytes, as: UTF8.self))
+          switch mode {
+          case .show: show(output)
+          case .failed: held.append(output, size: line.bytes.count)
+          case .hide: break
+          }
+        }
+        if lines.droppedStderrBytes > 0 {
+          let dropped = Output.dropped(.stderr, bytes: lines.droppedStderrBytes)
+          if mode == .show { show(dropped) } else { held.append(dropped, size: 0) }
+        }
+        await lines.exited()
+        return held
+      }
+    } catch let error as SubprocessError {
+      if error == .cancelled { throw CancellationError() }
+      throw LoadFailure(error.description)
+    }
+    guard run.termination == .exited(0) else {
+      if mode == .failed { run.result.lines.forEach(show) }
+      throw LoadFailure(failure(what, run.termination, run.stderrTail))
+    }
+  }
+
+  /// The last lines of a command, at most ``ExternalCommand/heldBytes`` of them, for
+  /// `--output failed`; what went is counted in a `dropped` line at the front.
+  struct HeldOutput: Sendable {
+    private var held: [(output: Output, size: Int)] = []
+    private var first = 0
+    private var size = 0
+    private var dropped: [Subprocess.LineIterator.Stream: Int] = [:]
+
+    mutating func append(_ output: Output, size: Int) {
+      held.append((output, size))
+      self.size += size
+      while self.size > ExternalCommand.heldBytes, first < held.count - 1 {
+        if case .line(let stream, _) = held[first].output {
+          dropped[stream, default: 0] += held[first].size
+        }
+        self.size -= held[first].size
+        first += 1
+      }
+      if first > held.count / 2 {
+        held.removeFirst(first)
+        first = 0
+      }
+    }
+
+    /// The lines held, oldest first, after how much of each stream was not held.
+    var lines: [Output] {
+      let streams: [Subprocess.LineIterator.Stream] = [.stdout, .stderr]
+      return streams.compactMap { stream in dropped[stream].map { .dropped(stream, bytes: $0) } }
+        + held[first...].map(\.output)
+    }
+  }
+}
+
+extension ExternalCommand.Output {
+  /// Its fields in events and recordings: `stream`, then `line`, or `dropped_bytes`.
+  package var fields: [(String, JSONValue)] {
+    switch self {
+    case .line(let stream, let line):
+      [("stream", .string(stream.rawValue)), ("line", .string(line))]
+    case .dropped(let stream, let bytes):
+      [("stream", .string(stream.rawValue)), ("dropped_bytes", .int(bytes))]
+    }
+  }
+
+  /// Reads what ``fields`` wrote, in a recorded action.
+  package init(recorded fields: RecordedFields) throws(LineProblem) {
+    let name = try fields.string("stream")
+    guard let stream = Subprocess.LineIterator.Stream(rawValue: name) else {
+      throw fields.problem("field \"stream\" must be \"stdout\" or \"stderr\", not \"\(name)\"")
+    }
+    if case .string(let line)? = try? fields.value("line") {
+      self = .line(stream, line)
+    } else {
+      self = .dropped(stream, bytes: try fields.count("dropped_bytes"))
+    }
+  }
+
+  /// Prints it as the `output` event of the effect `serial`: in text `#3 | line` for stdout and
+  /// `#3 ! line` for stderr, the line escaped (see ``Swift/String/escapingControlCharacters``).
+  /// It is a result, shown with `--quiet` too: the command's output is what was asked for.
+  package func emit(serial: Int?, to output: EventOutput) {
+    let style = output.style
+    let effect = serial.map { "#\($0) " } ?? ""
+    output.emit(
+      "output", [("serial", serial.map(JSONValue.int) ?? .null)] + fields, kind: .result,
+      text: {
+        switch self {
+        case .line(.stdout, let line):
+          return style.dim("\(effect)|") + " " + line.escapingControlCharacters
+        case .line(.stderr, let line):
+          return style.red("\(effect)!") + " " + line.escapingControlCharacters
+        case .dropped(let stream, let bytes):
+          return style.yellow(
+            "\(effect)\(stream == .stdout ? "|" : "!") \(bytes) bytes of \(stream.rawValue) "
+              + "not shown (more than loadctl could keep)")
+        }
+      }())
+  }
+}

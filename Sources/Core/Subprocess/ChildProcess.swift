@@ -31,15 +31,26 @@ package final class ChildProcess: Sendable {
     package var afterTeardown = false
   }
 
+  /// Bytes from one of the command's pipes, for ``nextChunk()``.
+  struct Chunk {
+    var pipe: ReaderMachine.Pipe
+    var bytes: [UInt8]
+  }
+
   private struct State {
     var pending: [UInt8] = []
+    /// Stderr bytes not yet taken, when the command streams stderr (at most ``bound``).
+    var pendingErr: [UInt8] = []
+    /// Stderr bytes dropped because ``pendingErr`` was full.
+    var droppedErr = 0
     /// The most `pending` ever held; tests check it against ``bound``.
     var peak = 0
     var readerWaits = false
     var stdoutEnded = false
+    var stderrEnded = false
     var stopping = false
     var lifeline: Int32
-    var consumer: CheckedContinuation<[UInt8]?, Never>?
+    var consumer: CheckedContinuation<Chunk?, Never>?
     var ending: Ending?
     var waiter: CheckedContinuation<Ending, Never>?
   }
@@ -75,6 +86,10 @@ package final class ChildProcess: Sendable {
 
   var peakBuffered: Int { state.withLock { $0.peak } }
 
+  /// The stderr bytes dropped so far because the consumer had not taken the ones before (with
+  /// ``Subprocess/streamsStderr``).
+  var droppedStderr: Int { state.withLock { $0.droppedErr } }
+
   /// Whether the command died by a signal of its teardown; `false` until it was reaped.
   package var endedByTeardown: Bool { state.withLock { $0.ending?.byTeardown ?? false } }
   /// Whether the command ended after the teardown signalled it (``Ending/afterTeardown``).
@@ -84,19 +99,34 @@ package final class ChildProcess: Sendable {
 
   /// Consumer: the next stdout bytes, waiting for some; `nil` at the end or once stopped.
   func next() async -> [UInt8]? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<[UInt8]?, Never>) in
-      let (ready, poke) = state.withLock { state -> ([UInt8]??, Bool) in
+    await nextChunk()?.bytes
+  }
+
+  /// Consumer: the next bytes of stdout or (with ``Subprocess/streamsStderr``) stderr, waiting
+  /// for some; `nil` once every streamed pipe has ended, or once stopped.
+  func nextChunk() async -> Chunk? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Chunk?, Never>) in
+      let (ready, poke) = state.withLock { state -> (Chunk??, Bool) in
+        if !state.pendingErr.isEmpty {
+          defer { state.pendingErr = [] }
+          return (Chunk(pipe: .stderr, bytes: state.pendingErr), false)
+        }
         if !state.pending.isEmpty {
           defer { (state.pending, state.readerWaits) = ([], false) }
-          return (state.pending, state.readerWaits)
+          return (Chunk(pipe: .stdout, bytes: state.pending), state.readerWaits)
         }
-        if state.stdoutEnded || state.stopping { return (.some(nil), false) }
+        if isDrained(state) || state.stopping { return (.some(nil), false) }
         state.consumer = continuation
         return (nil, false)
       }
       if poke { self.poke() }
       if let ready { continuation.resume(returning: ready) }
     }
+  }
+
+  /// Whether every pipe the consumer reads has ended (and its bytes were taken).
+  private func isDrained(_ state: State) -> Bool {
+    state.stdoutEnded && (state.stderrEnded || !command.streamsStderr)
   }
 
   /// Consumer: waits until the command is reaped and its group killed.
@@ -205,7 +235,10 @@ package final class ChildProcess: Sendable {
       case .readErr(let upTo):
         let count = read(err, &buffer, upTo)
         let result = ReaderMachine.Read(count: count, errno: errno)
-        if count > 0 { tail.append(buffer[..<count]) }
+        if count > 0 {
+          tail.append(buffer[..<count])
+          if command.streamsStderr { deliverErr(Array(buffer[..<count])) }
+        }
         action = machine.readErr(result, now: .now)
       case .close(.stdout):
         close(out)
@@ -215,6 +248,7 @@ package final class ChildProcess: Sendable {
       case .close(.stderr):
         close(err)
         err = -1
+        endStderr()
         action = machine.closed(.stderr, now: .now)
       case .kill:
         kill(-group, SIGKILL)
@@ -305,7 +339,7 @@ package final class ChildProcess: Sendable {
   }
 
   private func deliver(_ bytes: [UInt8]) {
-    let consumer = state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
+    let consumer = state.withLock { state -> CheckedContinuation<Chunk?, Never>? in
       if state.stopping { return nil }
       if let consumer = state.consumer {
         state.consumer = nil
@@ -315,14 +349,41 @@ package final class ChildProcess: Sendable {
       state.peak = max(state.peak, state.pending.count)
       return nil
     }
-    consumer?.resume(returning: bytes)
+    consumer?.resume(returning: Chunk(pipe: .stdout, bytes: bytes))
+  }
+
+  /// Hands stderr bytes to the consumer; past ``bound`` bytes it has not taken, they are
+  /// dropped and counted: stderr is read whatever the consumer does, so the command never
+  /// blocks on it.
+  private func deliverErr(_ bytes: [UInt8]) {
+    let consumer = state.withLock { state -> CheckedContinuation<Chunk?, Never>? in
+      if state.stopping { return nil }
+      if let consumer = state.consumer {
+        state.consumer = nil
+        return consumer
+      }
+      if state.pendingErr.count + bytes.count <= Self.bound {
+        state.pendingErr += bytes
+      } else {
+        state.droppedErr += bytes.count
+      }
+      return nil
+    }
+    consumer?.resume(returning: Chunk(pipe: .stderr, bytes: bytes))
   }
 
   private func endStdout() {
     let consumer = state.withLock { state in
       state.stdoutEnded = true
-      defer { state.consumer = nil }
-      return state.consumer
+      return isDrained(state) ? state.consumer.take() : nil
+    }
+    consumer?.resume(returning: nil)
+  }
+
+  private func endStderr() {
+    let consumer = state.withLock { state in
+      state.stderrEnded = true
+      return isDrained(state) ? state.consumer.take() : nil
     }
     consumer?.resume(returning: nil)
   }

@@ -1,59 +1,127 @@
 extension Subprocess {
-  /// The stdout lines of a running command, for ``Subprocess/withLines(isolation:_:)``.
+  /// The lines of a running command, for ``Subprocess/withLines(isolation:_:)``.
   ///
   /// Lines are split on `\n`, without it and without a `\r` before it. A line longer than
   /// ``maxLine`` (1 MiB) is split into pieces of that size. The last line counts even without
-  /// a final `\n`. `next()` returns `nil` at the end of stdout, or once the task is cancelled.
+  /// a final `\n`. `next()` gives stdout's lines; `nextLine()` gives stdout's and, with
+  /// ``Subprocess/streamsStderr``, stderr's, each as it comes. Both return `nil` at the end, or
+  /// once the task is cancelled.
   public struct LineIterator {
     /// The longest line returned whole.
     public static let maxLine = 1 << 20
 
+    /// Which of the command's pipes a line came from.
+    public enum Stream: String, Sendable, Equatable {
+      case stdout, stderr
+    }
+
+    /// One line of ``nextLine()``: its stream and its bytes.
+    public struct Line: Sendable, Equatable {
+      public var stream: Stream
+      public var bytes: [UInt8]
+    }
+
     /// The running command (its pids; whether its teardown killed it, once it was reaped).
     package let child: ChildProcess
-    private var buffer: [UInt8] = []
-    private var start = 0
-    /// `buffer[start..<scanned]` has no newline.
-    private var scanned = 0
+    private var stdout = LineSplitter()
+    private var stderr = LineSplitter()
     private var ended = false
 
     init(child: ChildProcess) { self.child = child }
 
-    /// The next line's bytes, waiting for it; `nil` at the end.
+    /// The stderr bytes dropped so far, never shown by ``nextLine()``, because the consumer had
+    /// not taken the ones before; they are still in ``Output/stderrTail``'s lines.
+    public var droppedStderrBytes: Int { child.droppedStderr }
+
+    /// The next stdout line's bytes, waiting for it; `nil` at the end.
     public mutating func next() async -> [UInt8]? {
       while true {
-        let limit = min(buffer.count, start + Self.maxLine)
-        if let newline = buffer[scanned..<limit].firstIndex(of: UInt8(ascii: "\n")) {
-          return take(upTo: newline, skipping: 1)
-        }
-        scanned = limit
-        if limit - start == Self.maxLine { return take(upTo: limit, skipping: 0) }
-        if ended { return start < buffer.count ? take(upTo: buffer.count, skipping: 0) : nil }
-        buffer.removeSubrange(..<start)
-        scanned -= start
-        start = 0
-        // A command that always has output ready never makes `next()` suspend; a turn for the
-        // caller's other tasks per chunk keeps a serial executor fair.
-        await Task.yield()
-        if let chunk = await child.next() { buffer += chunk } else { ended = true }
+        if let line = stdout.next(ended: ended) { return line }
+        if ended { return nil }
+        await fill(keepingStderr: false)
       }
     }
 
-    /// The next line decoded as UTF-8 (invalid bytes become U+FFFD); `nil` at the end.
+    /// The next line of stdout or stderr, waiting for one; `nil` at the end of both.
+    public mutating func nextLine() async -> Line? {
+      while true {
+        if let line = stderr.next(ended: ended) { return Line(stream: .stderr, bytes: line) }
+        if let line = stdout.next(ended: ended) { return Line(stream: .stdout, bytes: line) }
+        if ended { return nil }
+        await fill(keepingStderr: true)
+      }
+    }
+
+    /// Waits until the command has exited and been reaped, however long it runs on after
+    /// closing its pipes (`exec >&- 2>&-; sleep 1`), so that what
+    /// ``Subprocess/withLines(isolation:_:)`` reports is the command's own end, not its teardown.
+    public func exited() async {
+      _ = await child.finished()
+    }
+
+    /// The next stdout line decoded as UTF-8 (invalid bytes become U+FFFD); `nil` at the end.
     public mutating func nextString() async -> String? {
       await next().map { String(decoding: $0, as: UTF8.self) }
     }
 
-    private mutating func take(upTo end: Int, skipping: Int) -> [UInt8] {
-      var stop = end
-      // A piece of a split line keeps its bytes; a whole line loses a final `\r`.
-      if stop - start < Self.maxLine, stop > start, buffer[stop - 1] == UInt8(ascii: "\r") {
-        stop -= 1
+    /// Takes the next chunk; stderr's is dropped unless `keepingStderr` (`next()` reads stdout
+    /// only, and must not hold what it will never give).
+    private mutating func fill(keepingStderr: Bool) async {
+      // A command that always has output ready never makes `next()` suspend; a turn for the
+      // caller's other tasks per chunk keeps a serial executor fair.
+      await Task.yield()
+      guard let chunk = await child.nextChunk() else {
+        ended = true
+        return
       }
-      defer {
-        start = end + skipping
-        scanned = start
+      switch chunk.pipe {
+      case .stdout: stdout.append(chunk.bytes)
+      case .stderr: if keepingStderr { stderr.append(chunk.bytes) }
       }
-      return Array(buffer[start..<stop])
     }
+  }
+}
+
+/// Splits one stream's bytes into lines for ``Subprocess/LineIterator``.
+private struct LineSplitter {
+  private var buffer: [UInt8] = []
+  private var start = 0
+  /// `buffer[start..<scanned]` has no newline.
+  private var scanned = 0
+
+  mutating func append(_ chunk: [UInt8]) {
+    buffer.removeSubrange(..<start)
+    scanned -= start
+    start = 0
+    buffer += chunk
+  }
+
+  /// The next whole line, or piece of ``Subprocess/LineIterator/maxLine`` bytes, or once the
+  /// stream has `ended` what is left; `nil` when more bytes are needed (or none are left).
+  mutating func next(ended: Bool) -> [UInt8]? {
+    let maxLine = Subprocess.LineIterator.maxLine
+    let limit = min(buffer.count, start + maxLine)
+    if let newline = buffer[scanned..<limit].firstIndex(of: UInt8(ascii: "\n")) {
+      return take(upTo: newline, skipping: 1)
+    }
+    scanned = limit
+    if limit - start == maxLine { return take(upTo: limit, skipping: 0) }
+    if ended, start < buffer.count { return take(upTo: buffer.count, skipping: 0) }
+    return nil
+  }
+
+  private mutating func take(upTo end: Int, skipping: Int) -> [UInt8] {
+    var stop = end
+    // A piece of a split line keeps its bytes; a whole line loses a final `\r`.
+    if stop - start < Subprocess.LineIterator.maxLine, stop > start,
+      buffer[stop - 1] == UInt8(ascii: "\r")
+    {
+      stop -= 1
+    }
+    defer {
+      start = end + skipping
+      scanned = start
+    }
+    return Array(buffer[start..<stop])
   }
 }

@@ -39,6 +39,12 @@ public struct Subprocess: Sendable {
   /// How notices name the command; `nil` names it by ``label``'s default.
   public var name: String?
 
+  /// Whether ``LineIterator/nextLine()`` gives stderr's lines too, beside stdout's (they are
+  /// kept for ``Output/stderrTail`` either way). Stderr is still read whatever the consumer
+  /// does: what it has not taken beyond a bound is dropped and counted
+  /// (``LineIterator/droppedStderrBytes``), so a flood on stderr neither blocks the command nor
+  /// grows memory.
+  public var streamsStderr = false
   /// How notices (``SubprocessNotice``) name the command: ``name``, else the command line of
   /// `/bin/sh -c CMD`, else the executable's file name (never its arguments, which may hold
   /// what is not for display).

@@ -14,27 +14,40 @@ final class FakeWork: Sendable {
   let clock: VirtualClock
   private let duration: Duration
   private let script: [Ending]
+  /// What each run prints as it starts: `run N` in place of `{n}`.
+  private let prints: [ExternalCommand.Output]
   private let state = Locked((runs: 0, log: [String]()))
 
-  init(clock: VirtualClock, duration: Duration = .seconds(1), script: [Ending] = []) {
+  init(
+    clock: VirtualClock, duration: Duration = .seconds(1), script: [Ending] = [],
+    prints: [ExternalCommand.Output] = []
+  ) {
     self.clock = clock
     self.duration = duration
     self.script = script
+    self.prints = prints
   }
 
   /// `run 1 started`, `run 1 cancelled`, `run 2 failed`, `run 3 done`, in the order they happened.
   var log: [String] { state.withLock { $0.log } }
 
   /// The work as a flow takes it.
-  var operation: @Sendable () async throws -> Void {
-    { [self] in try await run() }
+  var operation: CounterFlow.Work {
+    { [self] show in try await run(show: show) }
   }
 
-  private func run() async throws {
+  private func run(show: @Sendable (ExternalCommand.Output) -> Void) async throws {
     let number = state.withLock { state in
       state.runs += 1
       state.log.append("run \(state.runs) started")
       return state.runs
+    }
+    for output in prints {
+      guard case .line(let stream, let line) = output else {
+        show(output)
+        continue
+      }
+      show(.line(stream, line.replacingOccurrences(of: "{n}", with: "run \(number)")))
     }
     let record = { (what: String) in self.state.withLock { $0.log.append("run \(number) \(what)") }
     }

@@ -187,18 +187,21 @@ import Testing
   }
 
   @Test func execRunsTheCommandWithItsGrace() throws {
-    #expect(try work(["--exec", "make"]) == .command("make", killAfter: .seconds(2)))
-    let work = try work(["--exec", "make\ttest", "--kill-after", "300ms"])
-    #expect(work == .command("make\ttest", killAfter: .milliseconds(300)))
+    #expect(
+      try work(["--exec", "make"]) == .command("make", killAfter: .seconds(2), output: .show))
+    let work = try work(["--exec", "make\ttest", "--kill-after", "300ms", "--output", "failed"])
+    #expect(work == .command("make\ttest", killAfter: .milliseconds(300), output: .failed))
     #expect(work.label == "$ make\\ttest")
-    #expect(work.options.map(\.0) == ["exec", "kill_after_ms"])
-    #expect(work.options.last?.1 == .double(300))
+    #expect(work.options.map(\.0) == ["exec", "kill_after_ms", "output"])
+    #expect(try self.work(["--exec", "make"]).options.map(\.0) == ["exec", "kill_after_ms"])
+    #expect(work.options[1].1 == .double(300))
   }
 
   @Test(arguments: [
     (["--exec", "true", "--delay", "1s"], "'--delay' cannot be used with '--exec'"),
     (["--exec", "true", "--clock", "virtual"], "'--exec' cannot be used with '--clock virtual'"),
     (["--kill-after", "1s"], "'--kill-after' only applies to '--exec'"),
+    (["--output", "hide"], "'--output' only applies to '--exec'"),
   ])
   func conflictingOptionsAreUsageErrors(arguments: [String], message: String) {
     #expect {
@@ -210,10 +213,11 @@ import Testing
 
   /// The real thing, once: a command's exit status and last stderr line name its failure.
   @Test func aFailingCommandThrowsWhatItSaid() async throws {
-    let operation = CounterWork.command("echo boom >&2; exit 3", killAfter: .seconds(1))
-      .operation(clock: VirtualClock())
-    await #expect(throws: LoadFailure(CounterWorkTests.boom)) { try await operation() }
-    try await CounterWork.command("exit 0", killAfter: .seconds(1))
-      .operation(clock: VirtualClock())()
+    let operation = CounterWork.command(
+      "echo boom >&2; exit 3", killAfter: .seconds(1), output: .hide
+    ).operation(clock: VirtualClock())
+    await #expect(throws: LoadFailure(CounterWorkTests.boom)) { try await operation { _ in } }
+    try await CounterWork.command("exit 0", killAfter: .seconds(1), output: .show)
+      .operation(clock: VirtualClock())({ _ in })
   }
 }
