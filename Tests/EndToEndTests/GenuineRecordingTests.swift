@@ -100,4 +100,22 @@ import Testing
     let replay = try LoadctlProcess.start(["replay", recording.path])
     #expect(try await replay.waitForExit() == .exited(128 + signal), "\(replay.stderrText)")
   }
+
+  /// A recording cut by `kill -9` replays up to a moment `--until` names before the cut: the
+  /// state there and status 0, as `--until` promises, not 65 for the cut it never reached.
+  @Test func untilBeforeTheCutOfAKilledRunEndsZero() async throws {
+    let recording = try TemporaryFile("")
+    let run = try LoadctlProcess.start([
+      "timer", "--interval", "100ms", "--no-input", "--json", "--record", recording.path,
+    ])
+    try await run.waitForLine(where: LintEndToEndTests.tick(atLeast: 5))
+    run.send(signal: SIGKILL)
+    #expect(try await run.waitForExit() == .signaled(SIGKILL))
+    let replay = try LoadctlProcess.start(["replay", "--json", "--until", "200ms", recording.path])
+    #expect(try await replay.waitForExit() == .exited(0), "\(replay.stderrText)")
+    #expect(replay.stdoutLines.last?.contains(#""event":"state""#) == true)
+    let check = try LoadctlProcess.start(["replay", "--check", "--until", "200ms", recording.path])
+    #expect(try await check.waitForExit() == .exited(0), "\(check.stderrText)")
+    #expect(check.stdoutText.hasPrefix("replay matches "), "\(check.stdoutText)")
+  }
 }

@@ -172,6 +172,13 @@ package enum ReplayCommand {
       Loadctl.printErr(ReplaySession.report(divergence, path: path))
       return .exit(ExitStatus.diverged)
     }
+    if let until = session.until, session.stoppedEarly {
+      // `--until` stopped before whatever the recording holds after it, its end or its cut.
+      guard checkOnly else { return .exit(ExitStatus.completed) }
+      return printVerdict(
+        "replay matches '\(path.escapingControlCharacters)' up to "
+          + "\(EventOutput.formatElapsed(until).trimmingSpaces): \(session.matched) events\n")
+    }
     let recording = session.recording
     guard recording.end != nil else {
       Loadctl.printErr(
@@ -179,11 +186,6 @@ package enum ReplayCommand {
           "recording '\(path)' line \(recording.lastLine): it stops before the run's end (the "
             + "run was killed, or the file was cut short); what it holds was replayed"))
       return .exit(ExitStatus.badInput)
-    }
-    if checkOnly, let until = session.until, session.stoppedEarly {
-      return printVerdict(
-        "replay matches '\(path.escapingControlCharacters)' up to "
-          + "\(EventOutput.formatElapsed(until).trimmingSpaces): \(session.matched) events\n")
     }
     if checkOnly {
       return printVerdict(
