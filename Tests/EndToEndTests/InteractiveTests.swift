@@ -13,8 +13,10 @@ import Testing
     let termiosWhenStopped: Bool?
   }
 
+  /// Runs `loadctl ARGUMENTS` (or `executable ARGUMENTS`) on a terminal through `pty_run.py`.
   static func runOnTerminal(
-    _ steps: [[String]], _ arguments: [String], environment: [String: String] = [:]
+    _ steps: [[String]], _ arguments: [String], environment: [String: String] = [:],
+    executable: String? = nil
   ) async throws -> Result {
     let script = try TestHTTPServer.fixture().deletingLastPathComponent()
       .appendingPathComponent("pty_run.py")
@@ -23,7 +25,9 @@ import Testing
     let settings = environment.map { "\($0.key)=\($0.value)" }
     let outcome = try await LoadctlProcess.run(
       executable: SchemaValidator.python,
-      arguments: [script.path, stepsJSON] + settings + ["--", try BinaryLocator.locate()]
+      arguments: [script.path, stepsJSON] + settings + [
+        "--", try executable ?? BinaryLocator.locate(),
+      ]
         + arguments)
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
