@@ -165,4 +165,37 @@ import Testing
     #expect(events.first(action: "query_changed")?.integer("cursor") == 3)
     #expect(events.end?.integer("exit_code") == 0)
   }
+
+  /// A picker session records like any run: its replay prints the pick on stdout (and, with
+  /// `--json`, the `pick` event), `--check` says 0 and prints only its verdict, and the
+  /// recording is valid.
+  @Test func aPickerSessionRecordsAndReplaysThePick() async throws {
+    let recording = NSTemporaryDirectory() + "loadctl-pick-\(UUID().uuidString).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: recording) }
+    let run = try await Self.pick(
+      [
+        ["wait", "type to search"], ["send", "qu"], ["wait", "4 of 4"], ["send", "\u{1B}[B"],
+        ["wait", "▌ quick"], ["send", "\r"],
+      ],
+      ["search", "--no-color", "--record", recording, "--debounce", "0", "--exec", Self.words])
+    #expect(run.terminal.exit == 0, "\(run.terminal.error ?? "")")
+    #expect(run.stdout == "quick\n")
+    let replay = try await LoadctlProcess.run(["replay", recording])
+    #expect(replay.termination == .exited(0))
+    #expect(replay.stdout == ["quick"], "\(replay.stdout)")
+    let check = try await LoadctlProcess.run(["replay", "--check", recording])
+    #expect(check.termination == .exited(0))
+    #expect(check.stdout.count == 1, "\(check.stdout)")
+    #expect(check.stdout.first?.hasPrefix("replay matches") == true)
+    let json = try await LoadctlProcess.run(["replay", "--json", recording])
+    let events = try JSONLines.parse(json.stdout)
+    #expect(events.first { $0.event == "pick" }?["items"] as? [String] == ["quick"])
+    if SchemaValidator.isAvailable {
+      let schema = SchemaValidator.repositoryRoot()
+        .appendingPathComponent("docs/schema/recording.schema.json")
+      let lines = try String(contentsOfFile: recording, encoding: .utf8)
+        .split(separator: "\n").map(String.init)
+      #expect(try await SchemaValidator.failures(of: lines, schema: schema) == [])
+    }
+  }
 }

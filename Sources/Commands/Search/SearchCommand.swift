@@ -168,18 +168,24 @@ package enum SearchCommand: Subcommand {
   {
     let queries = options.queries
     let inputFD = try queries.openInput(for: run)
-    // The view is on the terminal unless the log is asked for, or JSON goes to the terminal.
-    let drawn = !options.log && !options.dumbTerminal && !(run.json && run.mode.terminals.stdout)
-    let picker =
-      queries.source == .keys
-      ? SearchPicker(
-        screen: drawn ? TerminalScreen.open() : nil, style: Style(enabled: run.escapesAllowed),
-        multi: options.multi,
-        printQuery: options.printQuery)
-      : nil
+    // The view is on the terminal unless the log is asked for, or JSON goes to the terminal; a
+    // replay shows what the recorded run showed, without drawing it.
+    var keysPicker: SearchPicker?
+    var startFields = options.startFields
+    if queries.source == .keys {
+      let drawn =
+        !options.log && !options.dumbTerminal && !(run.json && run.mode.terminals.stdout)
+      let screen = drawn && !run.mode.isReplay ? TerminalScreen.open() : nil
+      let view =
+        run.mode.isReplay ? run.mode.recordedOptions?["view"] == "picker" : screen != nil
+      keysPicker = SearchPicker(
+        screen: screen, view: view, style: Style(enabled: run.escapesAllowed),
+        multi: options.multi, printQuery: options.printQuery)
+      startFields.append(("view", view ? "picker" : "log"))
+    }
+    let picker = keysPicker
     let end = try await CommandRuntime.run(
-      run, options: options.startFields,
-      loading: picker?.screen == nil ? [SearchFlow.requestName] : []
+      run, options: startFields, loading: picker?.view == true ? [] : [SearchFlow.requestName]
     ) { context in
       var flow = SearchFlow(
         fetch: options.source.fetcher(clock: context.clock), clock: context.clock,
@@ -204,7 +210,7 @@ package enum SearchCommand: Subcommand {
       }
     }
     // The pick, as fzf prints it: the rows, raw, a line each, after the view is gone.
-    if !run.json, case .exit = end, let printed = picker?.printed {
+    if !run.json, !run.discardsOutput, case .exit = end, let printed = picker?.printed {
       Loadctl.printOut(printed)
     }
     return end
@@ -233,11 +239,11 @@ package enum SearchCommand: Subcommand {
       }
       var end = Self.end(state, counts, style: style)
       end.exitStatus = status
-      if picker?.screen != nil { end.summary = nil }
+      if picker?.view == true { end.summary = nil }
       return end
     }
     var end = Self.end(state, counts, style: style)
-    if picker?.screen != nil { end.summary = nil }
+    if picker?.view == true { end.summary = nil }
     return end
   }
 
@@ -276,7 +282,7 @@ extension SearchFlow: RunnableFlow {
   /// ``maxBoxBytes``: a key that would go past it is ignored.
   package var keys: KeyMap<SearchState, SearchAction>? {
     let legend =
-      picker?.screen != nil
+      picker?.view == true
       ? "" : "type to search · Enter picks · Esc leaves · ←→ ^U ^W ^K edit · ↑↓ move"
     let picker = self.picker
     let multi = picker?.multi ?? false

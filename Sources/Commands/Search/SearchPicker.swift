@@ -22,6 +22,9 @@ package final class SearchPicker: Sendable {
 
   /// Where the view is drawn; `nil` when nothing is (a replay, a test).
   let screen: TerminalScreen?
+  /// Whether the view takes the place of the log, so that text mode prints only the pick: a
+  /// drawn view, or a replay of one.
+  let view: Bool
   let style: Style
   /// `--multi`: Tab marks rows, Enter prints the marked ones.
   package let multi: Bool
@@ -29,8 +32,11 @@ package final class SearchPicker: Sendable {
   package let printQuery: Bool
   private let model = Locked(Model())
 
-  package init(screen: TerminalScreen?, style: Style, multi: Bool, printQuery: Bool) {
+  package init(
+    screen: TerminalScreen?, view: Bool? = nil, style: Style, multi: Bool, printQuery: Bool
+  ) {
     self.screen = screen
+    self.view = view ?? (screen != nil)
     self.style = style
     self.multi = multi
     self.printQuery = printQuery

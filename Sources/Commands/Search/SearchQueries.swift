@@ -30,7 +30,8 @@ struct SearchQueries: Sendable {
       query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
     ]
     .compactMap { $0 }
-    if given.isEmpty, mode.readsKeys {
+    // A replay of keys typed live applies the recorded keys' actions.
+    if given.isEmpty, mode.readsKeys || mode.recordedOptions?["input"] == "keys" {
       source = .keys
       return
     }

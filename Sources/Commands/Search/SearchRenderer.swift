@@ -55,7 +55,7 @@ package final class SearchRenderer: Sendable {
     self.output = output
     self.elapsed = elapsed
     self.picker = picker
-    self.prints = picker?.screen == nil
+    self.prints = picker?.view != true
     // The debounce effect's lifetime is JSON-only: its restarts are the transitions' story.
     self.base = StoreRenderer(output: output, effectText: { _, _ in nil })
   }
