@@ -18,6 +18,7 @@ package final class TerminalScreen: Sendable {
     var suspended = false
     /// Whether what is on the screen is no longer the last frame drawn.
     var stale = true
+    var last = ""
   }
 
   private let fd: Int32
@@ -63,11 +64,12 @@ package final class TerminalScreen: Sendable {
   package var isStale: Bool { state.withLock { $0.stale } }
 
   /// Replaces what the screen shows with `frame`, a sequence that paints it (see the picker's
-  /// frame); nothing while the view is not shown.
+  /// frame); nothing while the view is not shown, or when the screen already shows it.
   package func draw(_ frame: String) {
     state.withLock { state in
-      guard state.shown, !state.suspended else { return }
+      guard state.shown, !state.suspended, state.stale || frame != state.last else { return }
       state.stale = false
+      state.last = frame
       write(frame)
     }
   }
