@@ -576,7 +576,7 @@ package enum CommandRuntime {
         end.status == .failed
         ? ExitStatus.failed
         : context.warnings.denied ? ExitStatus.lintDenied : ExitStatus.completed
-      if let status = end.exitStatus, status != ExitStatus.completed { code = status }
+      if let status = end.exitStatus { code = status }
       reason = end.status == .failed ? "failed" : "completed"
     }
     var extra: [(String, JSONValue)] = []

@@ -224,26 +224,22 @@ package enum SearchCommand: Subcommand {
   static func end(
     _ state: SearchState, _ counts: SearchCounts, picker: SearchPicker?, output: EventOutput
   ) -> FlowEnd {
-    let style = output.style
     picker?.ended(state)
-    if let ending = state.ending {
-      var status: Int32 = ExitStatus.completed
-      switch ending {
-      case .picked(let rows):
-        output.emit(
-          "pick", [("query", .string(state.query)), ("items", .array(rows.map(JSONValue.string)))],
-          kind: .result, text: nil)
-        if rows.isEmpty { status = ExitStatus.failed }
-      case .dismissed:
-        status = SearchCommand.dismissedStatus
-      }
-      var end = Self.end(state, counts, style: style)
-      end.exitStatus = status
-      if picker?.view == true { end.summary = nil }
-      return end
-    }
-    var end = Self.end(state, counts, style: style)
+    var end = Self.end(state, counts, style: output.style)
     if picker?.view == true { end.summary = nil }
+    switch state.ending {
+    case .picked(let rows)?:
+      output.emit(
+        "pick", [("query", .string(state.query)), ("items", .array(rows.map(JSONValue.string)))],
+        kind: .result, text: nil)
+      // Nothing to pick ends 1, as fzf's no match does.
+      end.status = rows.isEmpty ? .failed : .completed
+    case .dismissed?:
+      end.status = .completed
+      end.exitStatus = SearchCommand.dismissedStatus
+    case nil:
+      break
+    }
     return end
   }
 

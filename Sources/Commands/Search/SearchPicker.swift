@@ -119,7 +119,9 @@ package final class SearchPicker: Sendable {
     _ state: SearchState, counts: SearchCounts, spinner: Int, columns: Int, rows: Int,
     top: inout Int, style: Style, multi: Bool
   ) -> (lines: [String], cursor: Int) {
-    let width = max(columns - 1, 1)
+    // Narrower than the prompt and a character: nothing fits, nothing is drawn.
+    guard columns >= 4, rows >= 1 else { return ([], 1) }
+    let width = columns - 1
     let (query, cursor) = Self.queryLine(state.box, width: width - 2)
     var lines = [style.bold(">") + " " + query]
     lines.append(statusLine(state, counts: counts, spinner: spinner, width: width, style: style))

@@ -168,6 +168,24 @@ import Testing
     #expect(colour[6].contains("r\u{1B}[33mow 5\u{1B}[0m0"), "\(colour[6].debugDescription)")
   }
 
+  /// A terminal too small for the whole view gets what fits: never more rows than it has, never
+  /// a row past its width, a long query cut before the cursor.
+  @Test(arguments: [(1, 1), (2, 3), (5, 2), (12, 4), (3, 30)])
+  func aTinyTerminalGetsWhatFits(columns: Int, rows: Int) {
+    var state = Self.results(
+      ["swift", "한국어", "a\u{1B}b"], query: String(repeating: "q", count: 40))
+    state.selected = 2
+    let view = Self.lines(state, columns: columns, rows: rows)
+    #expect(view.count <= rows)
+    #expect(columns >= 4 || view.isEmpty)
+    for line in view { #expect(Self.columns(line) <= columns - 1, "\(line)") }
+    var top = 0
+    let (_, cursor) = SearchPicker.lines(
+      state, counts: SearchCounts(), spinner: 0, columns: columns, rows: rows, top: &top,
+      style: Style(enabled: false), multi: false)
+    #expect(cursor <= max(columns - 1, 1))
+  }
+
   /// Columns a plain line takes: two for wide characters, none for combining marks.
   static func columns(_ line: String) -> Int {
     line.reduce(0) { total, character in
