@@ -296,7 +296,11 @@ extension SearchFlow: RunnableFlow {
         return edit(box.inserting(String(character)))
       case .backspace: return edit(box.deletingBackward())
       case .delete: return edit(box.deletingForward())
-      case .endOfInput: return state.query.isEmpty ? .last(.dismissed) : edit(box.deletingForward())
+      case .endOfInput:
+        // An empty box leaves; else Delete, and at the end nothing (ignored, Ctrl-D would end
+        // the keys).
+        guard !state.query.isEmpty else { return .last(.dismissed) }
+        return .action(.edited(box.deletingForward()))
       case .control("u"): return edit(box.deletingToStart())
       case .control("w"): return edit(box.deletingWordBefore())
       case .control("k"): return edit(box.deletingToEnd())

@@ -77,7 +77,7 @@ import Testing
     ("swift ta|sk", .control("k"), "typed swift ta"),
     ("sw|ift", .character("é"), "typed swé|ift"), ("|swift", .left, "ignore"),
     ("swift|", .right, "ignore"), ("|swift", .control("u"), "ignore"),
-    ("swift|", .delete, "ignore"),
+    ("swift|", .delete, "ignore"), ("swift|", .endOfInput, "typed swift"),
   ])
   func aKeyEditsAtTheCursor(box: String, key: Key, result: String) throws {
     let cursor = try #require(box.firstIndex(of: "|"))
