@@ -198,4 +198,29 @@ import Testing
       #expect(try await SchemaValidator.failures(of: lines, schema: schema) == [])
     }
   }
+
+  /// The screen README.md shows is what the picker draws: typing `task` and Down in
+  /// `loadctl search --limit 5` on a terminal of 60×10, the last frame read row by row.
+  @Test func theReadmeScreenIsWhatThePickerDraws() async throws {
+    let readme = try String(
+      contentsOf: SchemaValidator.repositoryRoot().appendingPathComponent("README.md"),
+      encoding: .utf8)
+    let marker = try #require(
+      readme.range(of: "<!-- picker-screen: search --limit 5 -->\n```text\n"))
+    let block = try #require(readme[marker.upperBound...].range(of: "\n```\n"))
+    let shown = String(readme[marker.upperBound..<block.lowerBound])
+    let result = try await InteractiveTests.runOnTerminal(
+      [
+        ["wait", "type to search"], ["resize", "60", "10"], ["wait", "\u{1B}[10;1HEnter pick"],
+        ["send", "task"], ["wait", "5 of 36"], ["send", "\u{1B}[B"], ["wait", "▌ TaskGroup"],
+        ["send", "\u{1B}"],
+      ], ["search", "--no-color", "--limit", "5"])
+    #expect(result.error == nil, "\(result.error ?? "")")
+    #expect(result.exit == 130)
+    let output = result.output
+    let frame = try #require(output.range(of: "\u{1B}[?25l", options: .backwards))
+    let drawn = String(output[frame.lowerBound...])
+    let rows = (1...10).map { Self.lastRow($0, in: drawn) ?? "" }
+    #expect(rows.joined(separator: "\n") == shown)
+  }
 }
