@@ -78,7 +78,7 @@ _loadctl() {
         --deny|--allow) _loadctl_reply "needs-sigkill left-behind backlog starved dropped late all"; return ;;
       esac
       if [[ $cur == -* ]]; then
-        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
+        _loadctl_reply "--type --keystroke --input --debounce --naive --limit --corpus --exec --url --header --timeout --kill-after --latency --jitter --seed --multi --print-query --log --json --no-color --quiet -q --interactive -i --no-input --clock --trace --timeline --record --deny --allow --help -h"
       fi
       ;;
     counter)

@@ -355,6 +355,24 @@ median_ms="$(json "$racing" cancel_median_ms)"
 row "search: new query → request_cancelled, median of $(json "$racing" cancelled) (max $(json "$racing" cancel_max_ms) ms)" \
   "$median_ms ms" "—" "—" "≤ 5 ms" "$(met "$median_ms" "<=" 5)" "—"
 
+echo "== search: the picker at a terminal" >&2
+picker="$(timeout 600 python3 scripts/bench_picker.py "$CANCEL_RUNS" "$BIN/loadctl")"
+ours="$(json "$picker" keystroke_ms)"
+theirs="$(json "$picker" fzf_keystroke_ms)"
+if [[ $theirs == null ]]; then
+  row "search picker: keystroke → results on screen (--debounce 0, grep), median" "$ours ms" \
+    "— (fzf not installed)" "—" "ahead of fzf" "—" "—"
+else
+  r="$(ratio "$ours" "$theirs")"
+  row "search picker: keystroke → results on screen (--debounce 0, grep), median" "$ours ms" \
+    "$theirs ms (fzf --disabled, change:reload)" "${r}×" "< 1×" "$(met "$r" "<" 1)" "—"
+fi
+for rows in words hostile; do
+  ours="$(json "$picker" "redraw_${rows}_ms")"
+  row "search picker: Down → redrawn, 100,000 results ($rows), median (max $(json "$picker" "redraw_${rows}_max_ms") ms)" \
+    "$ours ms" "—" "—" "≤ 16 ms" "$(met "$ours" "<=" 16)" "—"
+done
+
 echo "== virtual time" >&2
 seconds="$( { /usr/bin/time -f %e "$BIN/loadctl" timer --interval 1s --duration 1h --clock virtual \
   >/dev/null; } 2>&1 | tail -n 1)"

@@ -12,14 +12,14 @@ import Testing
       ([0x03], [.interrupt]),
       ([0x04], [.endOfInput]),
       ([0x1B], [.escape]),
-      ([0x1B, 0x5B, 0x41], [.other]),
+      ([0x1B, 0x5B, 0x41], [.up]),
       ([0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x43, 0x61], [.other, .character("a")]),
       ([0xC3, 0xA9], [.character("é")]),
       ([0xED, 0x95, 0x9C], [.character("한")]),
       ([0xFF, 0x61], [.other, .character("a")]),
-      ([0x1B, 0x78], [.other]),
-      ([0x1B, 0x4F, 0x41], [.other]),
-      ([0x1B, 0x1B, 0x5B, 0x44], [.escape, .other]),
+      ([0x1B, 0x78], [.alt("x")]),
+      ([0x1B, 0x4F, 0x41], [.up]),
+      ([0x1B, 0x1B, 0x5B, 0x44], [.escape, .left]),
       ([0xF0, 0x03], [.other, .interrupt]),
       ([0xE2, 0x71], [.other, .character("q")]),
       ([0xF0, 0x9F, 0x1C], [.other, .quit]),
@@ -31,6 +31,14 @@ import Testing
       ([0x1B, 0xFF, 0x61], [.escape, .other, .character("a")]),
       ([0x1B, 0xC3, 0x71], [.escape, .other, .character("q")]),
       ([0x1B, 0xC3], [.other]),
+      ([0x1B, 0x5B, 0x42], [.down]), ([0x1B, 0x5B, 0x43], [.right]), ([0x1B, 0x5B, 0x44], [.left]),
+      ([0x1B, 0x5B, 0x48], [.home]), ([0x1B, 0x4F, 0x46], [.end]),
+      ([0x1B, 0x5B, 0x31, 0x7E], [.home]),
+      ([0x1B, 0x5B, 0x34, 0x7E], [.end]), ([0x1B, 0x5B, 0x33, 0x7E], [.delete]),
+      ([0x1B, 0x5B, 0x35, 0x7E], [.pageUp]), ([0x1B, 0x5B, 0x36, 0x7E], [.pageDown]),
+      ([0x1B, 0x5B, 0x5A], [.backTab]), ([0x09], [.tab]), ([0x01], [.control("a")]),
+      ([0x15], [.control("u")]), ([0x17], [.control("w")]), ([0x07], [.control("g")]),
+      ([0x1B, 0x62], [.alt("b")]), ([0x1B, 0x20], [.other]), ([0x00], [.other]),
     ] as [([UInt8], [Key])])
   func decodes(bytes: [UInt8], keys: [Key]) {
     var decoder = KeyDecoder()
@@ -47,7 +55,7 @@ import Testing
     var decoder = KeyDecoder()
     #expect(decoder.decode([0x61, 0x1B]) == [.character("a")])
     #expect(decoder.hasPendingEscape)
-    #expect(decoder.decode([0x5B, 0x44]) == [.other])
+    #expect(decoder.decode([0x5B, 0x44]) == [.left])
     #expect(!decoder.hasPendingEscape)
     #expect(decoder.flushPending() == [])
   }
@@ -84,7 +92,7 @@ import Testing
     #expect(decoder.decode([0x98, 0x80]) == [.character("😀")])
   }
 
-  @Test func threeThousandLeftArrowsInReadsOf256BytesAreThreeThousandOtherKeys() {
+  @Test func threeThousandLeftArrowsInReadsOf256BytesAreThreeThousandLeftKeys() {
     let bytes = Array(Array(repeating: [UInt8]([0x1B, 0x5B, 0x44]), count: 3000).joined())
     var decoder = KeyDecoder()
     var keys: [Key] = []
@@ -92,7 +100,7 @@ import Testing
       keys += decoder.decode(bytes[start..<min(start + 256, bytes.count)])
     }
     keys += decoder.flushPending()
-    #expect(keys == Array(repeating: .other, count: 3000))
+    #expect(keys == Array(repeating: .left, count: 3000))
   }
 
   /// Byte strings and their keys: a bracketed paste, arrows in both modes, Alt+x, Esc twice,
@@ -105,7 +113,7 @@ import Testing
     ),
     (
       Array("a\u{1B}[D\u{1B}[1;5C\u{1B}OA\u{1B}x\u{1B}\u{1B}[Bq".utf8),
-      [.character("a"), .other, .other, .other, .other, .escape, .other, .character("q")]
+      [.character("a"), .left, .other, .up, .alt("x"), .escape, .down, .character("q")]
     ),
     (
       [0x61, 0xC3, 0x62, 0xF0, 0x03, 0xF0, 0x9F, 0x98, 0x80, 0x1B, 0x1B],

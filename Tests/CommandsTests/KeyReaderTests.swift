@@ -48,8 +48,8 @@ import Testing
     #expect(poll(&entry, 1, 0) == 0)
   }
 
-  /// Held down or pasted, 3,000 left arrows: each arrow is one key the flows ignore, never Esc
-  /// (which quits) or a `D`.
+  /// Held down or pasted, 3,000 left arrows: each arrow is one Left key, never Esc (which
+  /// quits) or a `D`.
   @Test func aBurstOfArrowKeysIsOnlyArrowKeys() async {
     let (readEnd, writeEnd) = Self.makePipe("burst")
     let keys = KeyReader.bursts(fd: readEnd)
@@ -59,7 +59,7 @@ import Testing
     var received: [Key] = []
     for await burst in keys { received += burst }
     close(readEnd)
-    #expect(received == Array(repeating: .other, count: 3000) + [.character("q")])
+    #expect(received == Array(repeating: .left, count: 3000) + [.character("q")])
   }
 
   /// A paste bigger than one read (200,000 characters, in a FIFO enlarged to hold them all) is
@@ -116,7 +116,7 @@ import Testing
     Self.writeAll(writeEnd, Array("ab\u{1B}".utf8))
     Self.waitUntilTaken(readEnd)
     Self.writeAll(writeEnd, Array("[Dc".utf8))
-    #expect(await keys.next() == [.character("a"), .character("b"), .other, .character("c")])
+    #expect(await keys.next() == [.character("a"), .character("b"), .left, .character("c")])
     close(writeEnd)
     #expect(await keys.next() == nil)
     close(readEnd)
@@ -133,7 +133,7 @@ import Testing
     var received: [Key] = []
     for await burst in keys { received += burst }
     close(readEnd)
-    #expect(received == [.other, .character("q")])
+    #expect(received == [.left, .character("q")])
   }
 
   /// Esc pressed alone: no more bytes come, and after the short wait it is the Esc key.

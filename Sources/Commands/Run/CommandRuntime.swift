@@ -577,6 +577,7 @@ package enum CommandRuntime {
         end.status == .failed
         ? ExitStatus.failed
         : context.warnings.denied ? ExitStatus.lintDenied : ExitStatus.completed
+      if let status = end.exitStatus { code = status }
       reason = end.status == .failed ? "failed" : "completed"
     }
     var extra: [(String, JSONValue)] = []

@@ -141,12 +141,14 @@ package enum ExternalCommand {
   ///   - timeout: Tears the command down and fails once this much time has passed; `nil` waits.
   ///   - explain: A message of its own for an end that is not `exit 0`, if it has one; else the
   ///     failure names the end and the last stderr line.
+  ///   - nothingFound: An exit status that, with nothing on stdout, is no failure but an empty
+  ///     output (grep's and rg's 1, "no match").
   /// - Throws: `CancellationError` when the task was cancelled (the group is gone by then);
   ///   ``LoadFailure`` when the command could not start, timed out, exited non-zero or was
   ///   killed by a signal, with its last stderr line.
   package static func output(
     of subprocess: Subprocess, what: String, timeout: Duration?, limit: Int = 8 << 20,
-    explain: (Subprocess.Termination) -> String? = { _ in nil }
+    nothingFound: Int32? = nil, explain: (Subprocess.Termination) -> String? = { _ in nil }
   ) async throws -> [UInt8] {
     let outcome: Outcome = await withTaskGroup(of: Outcome.self) { group in
       group.addTask {
@@ -181,6 +183,9 @@ package enum ExternalCommand {
       if Task.isCancelled { throw CancellationError() }
       if output.truncated {
         throw LoadFailure("\(what) printed more than \(limit) bytes, so it was stopped")
+      }
+      if let nothingFound, output.termination == .exited(nothingFound), output.stdout.isEmpty {
+        return []
       }
       guard output.termination == .exited(0) else {
         throw LoadFailure(

@@ -130,6 +130,8 @@ package struct FlowEnd: Sendable {
   package var fields: [(String, JSONValue)]
   /// The text-mode result line, shown even with `--quiet`.
   package var summary: String?
+  /// The exit status, when the flow says it instead of `status` (130 for a dismissed picker).
+  package var exitStatus: Int32?
 
   package init(status: Status, fields: [(String, JSONValue)] = [], summary: String? = nil) {
     self.status = status

@@ -5,7 +5,10 @@ import LoadctlCore
 /// or `"ok":false` with the failure's `message`.
 extension SearchAction: RecordableAction {
   /// Every case as written, for ``RecordedFields/unknownAction(expected:)``.
-  private static let recordedNames = ["query_changed", "debounce_elapsed", "response", "interrupt"]
+  private static let recordedNames = [
+    "query_changed", "debounce_elapsed", "response", "interrupt", "selection_moved", "marked",
+    "picked", "dismissed",
+  ]
 
   package var recorded: JSONValue {
     var pairs: [(String, JSONValue)] = [("action", .string(name))]
@@ -25,7 +28,13 @@ extension SearchAction: RecordableAction {
       case .failure(let failure):
         pairs += [("ok", false), ("message", .string(failure.message))]
       }
-    case .interrupt:
+    case .edited(let box):
+      pairs += [("query", .string(box.text)), ("cursor", .int(box.cursor))]
+    case .moved(let rows):
+      pairs.append(("by", .int(rows)))
+    case .marked(let on):
+      pairs.append(("on", .bool(on)))
+    case .interrupt, .picked, .dismissed:
       break
     }
     return .object(pairs)
@@ -36,7 +45,9 @@ extension SearchAction: RecordableAction {
       let fields = try RecordedFields(value, of: "search")
       switch fields.action {
       case "query_changed":
-        return .queryChanged(try fields.string("query"))
+        let query = try fields.string("query")
+        guard value["cursor"] != nil else { return .queryChanged(query) }
+        return .edited(SearchBox(query, cursor: try fields.count("cursor")))
       case "debounce_elapsed":
         return .debounceElapsed(
           query: try fields.string("query"), revision: try fields.count("revision"))
@@ -51,6 +62,14 @@ extension SearchAction: RecordableAction {
         return .response(query: query, revision: revision, result: .success(hits))
       case "interrupt":
         return .interrupt
+      case "selection_moved":
+        return .moved(by: try fields.int("by"))
+      case "marked":
+        return .marked(try fields.bool("on"))
+      case "picked":
+        return .picked
+      case "dismissed":
+        return .dismissed
       default:
         throw fields.unknownAction(expected: recordedNames)
       }

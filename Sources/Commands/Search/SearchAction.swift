@@ -10,13 +10,27 @@ package enum SearchAction: Sendable, Equatable, ReportableAction {
   case response(query: String, revision: Int, result: Result<SearchHits, LoadFailure>)
   /// The process is stopping (Ctrl-C, SIGTERM): whatever is pending ends, never as an error.
   case interrupt
+  /// A key edited the box or moved its cursor: the box as the key left it.
+  case edited(SearchBox)
+  /// Up, Down, Page Up or Down moved the picker's selection by this many rows.
+  case moved(by: Int)
+  /// Tab (`true`) marked or Shift-Tab unmarked the selected row, and moved past it.
+  case marked(Bool)
+  /// Enter picked the selected row, or the marked ones.
+  case picked
+  /// Esc or Ctrl-G left the picker without a pick.
+  case dismissed
 
   package var name: String {
     switch self {
-    case .queryChanged: "query_changed"
+    case .queryChanged, .edited: "query_changed"
     case .debounceElapsed: "debounce_elapsed"
     case .response: "response"
     case .interrupt: "interrupt"
+    case .moved: "selection_moved"
+    case .marked: "marked"
+    case .picked: "picked"
+    case .dismissed: "dismissed"
     }
   }
 
@@ -24,6 +38,14 @@ package enum SearchAction: Sendable, Equatable, ReportableAction {
     switch self {
     case .queryChanged(let query):
       return [("query", .string(query))]
+    case .edited(let box):
+      return [("query", .string(box.text)), ("cursor", .int(box.cursor))]
+    case .moved(let rows):
+      return [("by", .int(rows))]
+    case .marked(let on):
+      return [("on", .bool(on))]
+    case .picked, .dismissed:
+      return []
     case .debounceElapsed(let query, let revision):
       return [("query", .string(query)), ("revision", .int(revision))]
     case .response(let query, let revision, let result):
@@ -47,6 +69,13 @@ package enum SearchAction: Sendable, Equatable, ReportableAction {
     case .debounceElapsed(let query, _): "debounced \(quoted(query))"
     case .response(let query, _, _): "response \(quoted(query))"
     case .interrupt: "interrupt"
+    case .edited(let box):
+      box.afterCursor == 0
+        ? "typed \(quoted(box.text))" : "typed \(quoted(box.text)) (cursor \(box.cursor))"
+    case .moved(let rows): "moved \(rows > 0 ? "down" : "up") \(abs(rows))"
+    case .marked(let on): on ? "marked" : "unmarked"
+    case .picked: "picked"
+    case .dismissed: "dismissed"
     }
   }
 

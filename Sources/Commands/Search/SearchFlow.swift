@@ -18,6 +18,8 @@ package struct SearchFlow: Sendable {
   package let debounce: Duration
   /// Reproduce the race: no debounce, no cancellation, every response applied.
   package let naive: Bool
+  /// The picker a run at a terminal shows the flow in and ends with a pick; `nil` for a log.
+  package var picker: SearchPicker?
 
   package static let searchID: EffectID = "search"
   /// The effect names, which the renderer turns into `request_*` events; a request effect's
@@ -38,16 +40,30 @@ package struct SearchFlow: Sendable {
   package func reduce(_ state: inout SearchState, _ action: SearchAction) -> Effect<SearchAction> {
     switch action {
     case .queryChanged(let query):
-      // Unchanged by its bytes, not by `String ==` alone: canonically equivalent text spelled
-      // with other scalars (`café` composed, then decomposed) reaches `--exec` and `--url` as
-      // other bytes, and their results must be for what the box holds. `==` first: it is fast
-      // where the bytes are (a paste types thousands of keys into a long query).
-      guard !(query == state.query && query.utf8.elementsEqual(state.query.utf8)) else {
-        return .ignored("query unchanged")
-      }
-      state.query = query
-      state.revision += 1
-      return naive ? naiveQueryChanged(&state) : queryChanged(&state)
+      return edit(&state, SearchBox(text: query, afterCursor: 0), ignoringUnchanged: true)
+    case .edited(let box):
+      return edit(&state, box, ignoringUnchanged: false)
+    case .moved(let rows):
+      let count = state.hits.count
+      guard count > 0 else { return .ignored("no results to move through") }
+      state.selected = min(max(state.selected + rows, 0), count - 1)
+      return .none
+    case .marked(let on):
+      let hits = state.hits
+      guard state.selected < hits.count else { return .ignored("no result to mark") }
+      let row = hits[state.selected]
+      state.marked.removeAll { $0 == row }
+      if on { state.marked.append(row) }
+      state.selected = min(max(state.selected + (on ? 1 : -1), 0), hits.count - 1)
+      return .none
+    case .picked:
+      let hits = state.hits
+      let selected = state.selected < hits.count ? [hits[state.selected]] : []
+      state.ending = .picked(state.marked.isEmpty ? selected : state.marked)
+      return .cancel(id: Self.searchID)
+    case .dismissed:
+      state.ending = .dismissed
+      return .cancel(id: Self.searchID)
     case .debounceElapsed(let query, let revision):
       guard case .debouncing = state.phase, revision == state.revision else {
         return .ignored("not debouncing query \(revision)")
@@ -76,6 +92,27 @@ package struct SearchFlow: Sendable {
       // The run cancels everything as it ends; saying so keeps the reducer right on its own.
       return .cancel(id: Self.searchID)
     }
+  }
+
+  /// The box as `box` holds it: a new query goes through ``queryChanged(_:)`` (or the naive
+  /// race); a cursor moved within the same query changes nothing else.
+  private func edit(_ state: inout SearchState, _ box: SearchBox, ignoringUnchanged: Bool)
+    -> Effect<SearchAction>
+  {
+    let query = box.text
+    // Unchanged by its bytes, not by `String ==` alone: canonically equivalent text spelled
+    // with other scalars (`café` composed, then decomposed) reaches `--exec` and `--url` as
+    // other bytes, and their results must be for what the box holds. `==` first: it is fast
+    // where the bytes are (a paste types thousands of keys into a long query).
+    guard !(query == state.query && query.utf8.elementsEqual(state.query.utf8)) else {
+      guard !ignoringUnchanged else { return .ignored("query unchanged") }
+      state.afterCursor = box.afterCursor
+      return .none
+    }
+    state.query = query
+    state.afterCursor = box.afterCursor
+    state.revision += 1
+    return naive ? naiveQueryChanged(&state) : queryChanged(&state)
   }
 
   /// Latest wins: cancel the pending debounce or request, then debounce the new text.
@@ -121,6 +158,7 @@ package struct SearchFlow: Sendable {
     _ query: String, _ revision: Int, _ result: Result<SearchHits, LoadFailure>, stale: Bool,
     in state: inout SearchState
   ) {
+    state.selected = 0
     switch result {
     case .success(let hits): state.phase = .results(query: query, hits: hits)
     case .failure(let failure): state.phase = .failed(query: query, message: failure.message)

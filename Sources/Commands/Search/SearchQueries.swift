@@ -30,6 +30,7 @@ struct SearchQueries: Sendable {
       query.map { _ in "<query>" }, typed.map { _ in "--type" }, input.map { _ in "--input" },
     ]
     .compactMap { $0 }
+    // A replay of keys typed live applies the recorded keys' actions.
     if given.isEmpty, mode.readsKeys {
       source = .keys
       return

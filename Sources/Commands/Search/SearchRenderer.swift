@@ -39,13 +39,23 @@ package final class SearchRenderer: Sendable {
   private let elapsed: @Sendable () -> Duration
   private let base: StoreRenderer<SearchState, SearchAction>
   private let book = Locked(Book())
+  private let picker: SearchPicker?
+  /// Whether text lines are printed: not while a picker's view shows the run.
+  private let prints: Bool
 
   /// - Parameters:
   ///   - output: Where events go.
   ///   - elapsed: Time since the run started, for each request's `duration_ms`.
-  package init(output: EventOutput, elapsed: @escaping @Sendable () -> Duration) {
+  ///   - picker: The picker that shows each state and count; while its view is on the
+  ///     terminal, text mode prints nothing (stdout is for the pick).
+  package init(
+    output: EventOutput, elapsed: @escaping @Sendable () -> Duration,
+    picker: SearchPicker? = nil
+  ) {
     self.output = output
     self.elapsed = elapsed
+    self.picker = picker
+    self.prints = picker?.view != true
     // The debounce effect's lifetime is JSON-only: its restarts are the transitions' story.
     self.base = StoreRenderer(output: output, effectText: { _, _ in nil })
   }
@@ -59,12 +69,25 @@ package final class SearchRenderer: Sendable {
     case .transition(let action, let from, let to, let info):
       if case .response(_, _, let result) = action, let info { answered(info, result) }
       transition(action, from: from, to: to)
+      picker?.show(to)
     case .effectStarted(let info):
       base.render(event)
-      if let request = Self.request(info) { started(request, info) }
+      if let request = Self.request(info) {
+        started(request, info)
+        picker?.show(counts)
+      }
     case .effectFinished(let info, let outcome):
       base.render(event)
-      if let request = Self.request(info) { finished(request, info, outcome) }
+      if let request = Self.request(info) {
+        finished(request, info, outcome)
+        picker?.show(counts)
+      }
+    case .ignored(let action, let reason, let state) where !prints:
+      output.emit(
+        "ignored",
+        [("action", .string(action.name))] + action.fields
+          + [("reason", .string(reason)), ("state", state.snapshot)], text: nil,
+        observed: .instant("\(action.name) ignored"))
     default:
       base.render(event)
     }
@@ -86,7 +109,9 @@ package final class SearchRenderer: Sendable {
     fields += [("from", before), ("to", after)]
     output.emit(
       "transition", fields,
-      text: transitionText(action, from, to, unchanged: before == after, stale: stale == true),
+      text: prints
+        ? transitionText(action, from, to, unchanged: before == after, stale: stale == true)
+        : nil,
       observed: .transition(action.name, from: before, to: after))
   }
 
@@ -111,7 +136,7 @@ package final class SearchRenderer: Sendable {
     }
     output.emit(
       "request_started", fields(request, info),
-      text: output.style.dim("request \(quoted(request.query)) started"))
+      text: prints ? output.style.dim("request \(quoted(request.query)) started") : nil)
   }
 
   /// Records that the request of effect `info` delivered its response.
@@ -144,17 +169,16 @@ package final class SearchRenderer: Sendable {
     var fields = fields(request, info) + [("duration_ms", .double(milliseconds))]
     let what = "request \(quoted(request.query))"
     let ms = "\(Int(milliseconds.rounded()))ms"
+    let text: (String) -> String? = { [prints, output] in prints ? output.style.dim($0) : nil }
     switch outcome {
     case .cancelled:
-      output.emit(
-        "request_cancelled", fields, text: output.style.dim("\(what) cancelled after \(ms)"))
+      output.emit("request_cancelled", fields, text: text("\(what) cancelled after \(ms)"))
     case .finished:
       fields.append(("ok", true))
-      output.emit("request_finished", fields, text: output.style.dim("\(what) finished in \(ms)"))
+      output.emit("request_finished", fields, text: text("\(what) finished in \(ms)"))
     case .failed(let message):
       fields += [("ok", false), ("message", .string(message))]
-      output.emit(
-        "request_finished", fields, text: output.style.dim("\(what) failed after \(ms)"))
+      output.emit("request_finished", fields, text: text("\(what) failed after \(ms)"))
     }
   }
 

@@ -31,7 +31,11 @@ package struct SearchSource: Sendable {
   /// - Parameter environment: Where `PATH` is looked up for curl; what `--exec` commands get.
   /// - Throws: `UsageError` for conflicting or invalid options, `ExternalCommand.Unavailable` when `--url`
   ///   cannot find curl, `InputFile.Failure` for a corpus file that cannot be used (exit 65).
-  init(_ invocation: Invocation, mode: RunMode, environment: [String: String]) throws {
+  /// - Parameter picking: The results go to a picker, which keeps up to ``pickerLimit`` of
+  ///   them unless `--limit` says otherwise.
+  init(
+    _ invocation: Invocation, mode: RunMode, environment: [String: String], picking: Bool = false
+  ) throws {
     typealias Option = SearchCommand.Option
     let corpus = invocation[Option.corpus]
     let url = invocation[Option.url]
@@ -80,8 +84,12 @@ package struct SearchSource: Sendable {
     latency = SearchLatency(
       latency: simulated ? invocation[Option.latency] : .zero,
       jitter: invocation[Option.jitter] ?? .zero, seed: seed)
-    limit = invocation[Option.limit]
+    limit =
+      picking && !invocation.isGiven(Option.limit) ? Self.pickerLimit : invocation[Option.limit]
   }
+
+  /// The most results a picker keeps by default: a list to scroll through, not a page.
+  static let pickerLimit = 100_000
 
   /// The source's settings for the `start` event; `--header` values redacted.
   var options: [(String, JSONValue)] {
@@ -142,8 +150,9 @@ package struct SearchSource: Sendable {
         }
         var command = ExternalCommand.shell(template.command, killAfter: limits.killAfter)
         command.environment = template.environment(for: query, base: environment)
+        // Exit status 1 with nothing printed is grep's and rg's "no match": no results.
         let stdout = try await ExternalCommand.output(
-          of: command, what: "command", timeout: limits.timeout)
+          of: command, what: "command", timeout: limits.timeout, nothingFound: 1)
         return SearchExecTemplate.results(stdout, limit: limit)
       }
     }

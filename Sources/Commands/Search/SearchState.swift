@@ -34,6 +34,13 @@ package enum SearchPhase: Sendable, Equatable {
   }
 }
 
+/// How a picker run ended: a pick (the rows printed; none when there was nothing to pick), or
+/// dismissed (Esc, Ctrl-G).
+package enum SearchEnding: Sendable, Equatable {
+  case picked([String])
+  case dismissed
+}
+
 /// The search screen: the text in the box, the phase shown, and the bookkeeping naive mode needs
 /// to tell a stale response from a fresh one.
 package struct SearchState: Sendable, Equatable, ReportableState {
@@ -46,8 +53,25 @@ package struct SearchState: Sendable, Equatable, ReportableState {
   package var newestShown = 0
   /// Whether the outcome shown belongs to a query older than one already shown before it.
   package var stale = false
+  /// How many characters of the query follow the cursor (keys move it; 0 at the end).
+  package var afterCursor = 0
+  /// The row of the results the picker has selected.
+  package var selected = 0
+  /// The rows marked (`--multi`), by their text, in the order they were marked.
+  package var marked: [String] = []
+  /// How the picker ended, once it has.
+  package var ending: SearchEnding?
 
   package init() {}
+
+  /// The query and the cursor in it, for the keys to edit.
+  package var box: SearchBox { SearchBox(text: query, afterCursor: afterCursor) }
+
+  /// The results shown, if any.
+  package var hits: [String] {
+    guard case .results(_, let hits) = phase else { return [] }
+    return hits.items
+  }
 
   package var snapshot: JSONValue {
     var pairs: [(String, JSONValue)] = [("state", .string(phase.name))]

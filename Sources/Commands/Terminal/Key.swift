@@ -14,8 +14,20 @@ package enum Key: Sendable, Equatable {
   case suspend
   /// Ctrl-\: in raw mode it arrives as a byte and ends the process as SIGQUIT would.
   case quit
-  /// A key the flows do not use: an escape sequence (arrows, function keys, Alt+key), a control
-  /// byte, or bytes that are not UTF-8.
+  /// Tab (Ctrl-I).
+  case tab
+  /// Shift-Tab (`ESC [ Z`).
+  case backTab
+  /// Delete, the key that deletes forward (`ESC [ 3 ~`).
+  case delete
+  case up, down, left, right, home, end, pageUp, pageDown
+  /// Ctrl with a letter, as its lower-case letter: `control("a")` is Ctrl-A. Ctrl-C, Ctrl-D,
+  /// Ctrl-H, Ctrl-I, Ctrl-J, Ctrl-M and Ctrl-Z are keys of their own.
+  case control(Character)
+  /// Alt (Meta) with a printable ASCII key: the escape byte, then the key.
+  case alt(Character)
+  /// A key the flows do not use: another escape sequence (function keys, arrows with
+  /// modifiers, Alt with another key), another control byte, or bytes that are not UTF-8.
   case other
 }
 
@@ -28,8 +40,8 @@ package enum Key: Sendable, Equatable {
 /// finished, so the reader waits only a short time for the rest and then calls
 /// ``flushPending()``: a lone escape byte is the Esc key.
 ///
-/// An escape byte followed by a printable ASCII byte, DEL or a UTF-8 character (Alt/Meta+key) is
-/// one ``Key/other``, not Esc. A byte that cannot continue the sequence before it (a control byte after a UTF-8 lead
+/// An escape byte followed by a printable ASCII byte is one ``Key/alt(_:)``, and followed by a
+/// space, DEL or a UTF-8 character (Alt/Meta+key) one ``Key/other``, not Esc. A byte that cannot continue the sequence before it (a control byte after a UTF-8 lead
 /// byte or inside a CSI sequence) ends that sequence as ``Key/other`` and is decoded as a key of
 /// its own, so Ctrl-C, `q` and the rest are never swallowed.
 package struct KeyDecoder: Sendable {
@@ -72,7 +84,9 @@ package struct KeyDecoder: Sendable {
     case 0x1C: (.quit, 1)
     case 0x0D, 0x0A: (.enter, 1)
     case 0x7F, 0x08: (.backspace, 1)
+    case 0x09: (.tab, 1)
     case 0x1B: escapeKey(at: start, in: bytes)
+    case 0x01...0x1A: (.control(Character(Unicode.Scalar(bytes[start] + 0x60))), 1)
     case 0x00..<0x20: (.other, 1)
     default: utf8Key(at: start, in: bytes)
     }
@@ -88,12 +102,14 @@ package struct KeyDecoder: Sendable {
       var index = start + 2
       while index < bytes.count {
         switch bytes[index] {
-        case 0x40...0x7E: return (.other, index + 1 - start)
+        case 0x40...0x7E:
+          return (named(bytes[start + 2...index]) ?? .other, index + 1 - start)
         case 0x20..<0x40: index += 1
         default: return (.other, index - start)
         }
       }
       return nil
+    case 0x21...0x7E: return (.alt(Character(Unicode.Scalar(bytes[start + 1]))), 2)
     case 0x20...0x7F: return (.other, 2)
     case 0x80...:
       // Alt with a non-ASCII key: the escape byte and the whole character. Bytes that are not a
@@ -102,6 +118,25 @@ package struct KeyDecoder: Sendable {
       guard case .character = key else { return (.escape, 1) }
       return (.other, 1 + length)
     default: return (.escape, 1)
+    }
+  }
+
+  /// The key a CSI or SS3 sequence names, from what follows `ESC [` or `ESC O` (its final byte
+  /// last): the arrows, Home, End, Page Up and Down, Delete and Shift-Tab, as xterm, VT220 and
+  /// rxvt send them without modifiers; `nil` for any other.
+  private static func named(_ sequence: ArraySlice<UInt8>) -> Key? {
+    switch String(decoding: sequence, as: UTF8.self) {
+    case "A": .up
+    case "B": .down
+    case "C": .right
+    case "D": .left
+    case "H", "1~", "7~": .home
+    case "F", "4~", "8~": .end
+    case "3~": .delete
+    case "5~": .pageUp
+    case "6~": .pageDown
+    case "Z": .backTab
+    default: nil
     }
   }
 

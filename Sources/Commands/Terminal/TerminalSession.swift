@@ -49,7 +49,9 @@ package final class TerminalSession: Sendable {
       let mode = RawMode.enter(fd: 0)
     else { return nil }
     rawMode.withLock { $0 = mode }
-    legend(text)
+    if !text.isEmpty { legend(text) }
+    // Raw first: a key typed before it is not echoed into the view.
+    screen.withLock { $0 }?.enter()
     return KeyActions(
       bursts: KeyReader.bursts(fd: 0, interrupt: interrupt), mapper: mapper,
       coalescing: coalescing, quit: quit)
@@ -58,23 +60,41 @@ package final class TerminalSession: Sendable {
   /// Puts the terminal back as it was; safe to call more than once.
   /// - Parameter forced: Do not wait for pending output to drain (a forced exit).
   package func restore(forced: Bool = false) {
+    screen.withLock { $0 }?.leave()
     rawMode.withLock { $0 }?.restore(forced: forced)
   }
 
   /// Puts the terminal back for a stop (SIGTSTP); ``resume()`` makes it raw again.
   package func suspend() {
+    screen.withLock { $0 }?.suspend()
     rawMode.withLock { $0 }?.suspend()
   }
 
   /// Re-enters raw mode after SIGCONT, if the run still reads keys.
   package func resume() {
     rawMode.withLock { $0 }?.reenter()
+    screen.withLock { $0 }?.resume()
+  }
+
+  private let screen = Locked<TerminalScreen?>(nil)
+
+  /// Hands the run's full-screen view to the session, which shows it once the terminal reads
+  /// keys, leaves it wherever it puts the terminal back (every end, a forced one too) and
+  /// takes it down and up around a stop.
+  package func show(_ view: TerminalScreen) {
+    screen.withLock { $0 = view }
   }
 }
 
 /// What a key press means to a flow.
 package enum KeyResult<Action: Sendable>: Sendable {
+  /// An action that, when the keys of a read coalesce, the read's later actions replace.
   case action(Action)
+  /// An action that reaches the flow whatever follows it in the read (a move relative to the
+  /// state, which no later action repeats); the coalesced action before it goes first.
+  case step(Action)
+  /// The flow's last action: it reaches the flow (after those before it), then the keys end.
+  case last(Action)
   case quit
   case ignore
 }
@@ -110,8 +130,20 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
     var burst: [Key] = []
     /// The current burst's map.
     var map: ((Key) -> KeyResult<Action>)?
+    /// An action to deliver at the next call, after the coalesced one delivered before it.
+    var queued: Action?
+    /// Whether the keys end once `queued` is delivered.
+    var ending = false
 
     package mutating func next() async -> Action? {
+      if let queued {
+        self.queued = nil
+        return queued
+      }
+      if ending {
+        sequence.quit()
+        return nil
+      }
       while true {
         if waiting.isEmpty {
           guard let burst = await bursts.next() else { break }
@@ -127,7 +159,20 @@ package struct KeyActions<Action: Sendable>: AsyncSequence, Sendable {
           case .action(let action):
             guard sequence.coalescing else { return action }
             latest = action
+          case .step(let action):
+            guard let latest else { return action }
+            queued = action
+            return latest
+          case .last(let action):
+            ending = true
+            guard let latest else { return action }
+            queued = action
+            return latest
           case .quit:
+            if let latest {
+              ending = true
+              return latest
+            }
             sequence.quit()
             return nil
           case .ignore:

@@ -21,24 +21,90 @@ import Testing
     return state
   }
 
-  /// `typed QUERY`, `quit` or `ignore`.
+  /// `typed QUERY` (with `|` at the cursor when it is not at the end), the action's name for
+  /// the other actions (`step` for a step, `last` for the last), `quit` or `ignore`.
   private static func describe(_ result: KeyResult<SearchAction>) -> String {
     switch result {
     case .action(.queryChanged(let query)): "typed \(query)"
+    case .action(.edited(let box)):
+      box.afterCursor == 0
+        ? "typed \(box.text)"
+        : "typed \(box.text.prefix(box.cursor))|\(box.text.dropFirst(box.cursor))"
     case .action(let action): action.name
+    case .step(let action): "step \(action.summary)"
+    case .last(let action): "last \(action.name)"
     case .quit: "quit"
     case .ignore: "ignore"
     }
   }
 
+  private static func state(query: String, cursor: Int, hits: [String] = []) -> SearchState {
+    var state = Self.state(query: query)
+    state.afterCursor = query.count - cursor
+    if !hits.isEmpty {
+      state.phase = .results(query: query, hits: SearchHits(items: hits, total: hits.count))
+    }
+    return state
+  }
+
   @Test(arguments: [
     ("sw", Key.character("i"), "typed swi"), ("", .character("s"), "typed s"),
-    ("sw", .character("q"), "typed swq"), ("", .character("q"), "quit"),
+    ("sw", .character("q"), "typed swq"), ("", .character("q"), "typed q"),
     ("swé", .backspace, "typed sw"), ("s", .backspace, "typed "), ("", .backspace, "ignore"),
-    ("sw", .escape, "quit"), ("sw", .other, "ignore"), ("sw", .enter, "ignore"),
+    ("sw", .escape, "last dismissed"), ("sw", .control("g"), "last dismissed"),
+    ("sw", .other, "ignore"), ("sw", .enter, "last picked"), ("", .endOfInput, "last dismissed"),
   ])
   func aKeyEditsTheQueryOfTheState(query: String, key: Key, result: String) throws {
     #expect(Self.describe(try Self.keys.map(key, Self.state(query: query))) == result)
+  }
+
+  /// The keys of readline edit around the cursor (`|` in each case): it moves by a character,
+  /// a word or to either end, and Backspace, Delete, Ctrl-U, Ctrl-W and Ctrl-K delete there.
+  @Test(arguments: [
+    ("swift ta|sk", Key.left, "typed swift t|ask"),
+    ("swift ta|sk", .control("b"), "typed swift t|ask"),
+    ("swift ta|sk", .right, "typed swift tas|k"),
+    ("swift ta|sk", .control("f"), "typed swift tas|k"),
+    ("swift ta|sk", .home, "typed |swift task"),
+    ("swift ta|sk", .control("a"), "typed |swift task"),
+    ("swift ta|sk", .end, "typed swift task"), ("swift ta|sk", .control("e"), "typed swift task"),
+    ("swift ta|sk", .alt("b"), "typed swift |task"),
+    ("sw|ift task", .alt("f"), "typed swift| task"),
+    ("swift ta|sk", .backspace, "typed swift t|sk"), ("swift ta|sk", .delete, "typed swift ta|k"),
+    ("swift ta|sk", .endOfInput, "typed swift ta|k"),
+    ("swift ta|sk", .control("u"), "typed |sk"), ("swift ta|sk", .control("w"), "typed swift |sk"),
+    ("swift  |task", .control("w"), "typed |task"),
+    ("swift ta|sk", .control("k"), "typed swift ta"),
+    ("sw|ift", .character("é"), "typed swé|ift"), ("|swift", .left, "ignore"),
+    ("swift|", .right, "ignore"), ("|swift", .control("u"), "ignore"),
+    ("swift|", .delete, "ignore"), ("swift|", .endOfInput, "typed swift"),
+  ])
+  func aKeyEditsAtTheCursor(box: String, key: Key, result: String) throws {
+    let cursor = try #require(box.firstIndex(of: "|"))
+    let query = box.replacingOccurrences(of: "|", with: "")
+    let state = Self.state(query: query, cursor: box.distance(from: box.startIndex, to: cursor))
+    #expect(Self.describe(try Self.keys.map(key, state)) == result)
+  }
+
+  /// Up, Down, Ctrl-P/N and the page keys move the selection (steps, which a later key of the
+  /// same read does not replace); with nothing to select they do nothing. Tab and Shift-Tab
+  /// mark only with `--multi`.
+  @Test func movingKeysStepThroughTheResults() throws {
+    let state = Self.state(query: "s", cursor: 1, hits: ["a", "b", "c"])
+    let keys = try Self.keys
+    #expect(Self.describe(keys.map(.down, state)) == "step moved down 1")
+    #expect(Self.describe(keys.map(.control("n"), state)) == "step moved down 1")
+    #expect(Self.describe(keys.map(.up, state)) == "step moved up 1")
+    #expect(Self.describe(keys.map(.control("p"), state)) == "step moved up 1")
+    #expect(Self.describe(keys.map(.pageDown, state)) == "step moved down 10")
+    #expect(Self.describe(keys.map(.down, Self.state(query: "s"))) == "ignore")
+    #expect(Self.describe(keys.map(.tab, state)) == "ignore")
+    var multi = Self.flow
+    multi.picker = SearchPicker(
+      screen: nil, style: Style(enabled: false), multi: true, printQuery: false)
+    let multiKeys = try #require(multi.keys)
+    #expect(Self.describe(multiKeys.map(.tab, state)) == "step marked")
+    #expect(Self.describe(multiKeys.map(.backTab, state)) == "step unmarked")
   }
 
   /// The box holds at most 64 KiB: a key past it is ignored, backspace still works (a paste
@@ -69,12 +135,11 @@ import Testing
     #expect(nextKeys.map { Self.describe(next($0)) } == ["typed ab", "typed abx"])
   }
 
-  /// `q` typed alone into an empty box quits; in a read of several keys (a paste) it is typed,
-  /// even where the keys before it emptied the box.
-  @Test func qQuitsOnlyTypedAlone() throws {
+  /// `q` is text, typed alone into an empty box or in a read of several keys (a paste).
+  @Test func qIsText() throws {
     let state = Mutex(Self.state(query: ""))
     let mapper = FlowRunner.keyMapper(Self.flow, try Self.keys) { state.withLock { $0 } }
-    #expect(Self.describe(mapper([.character("q")])(.character("q"))) == "quit")
+    #expect(Self.describe(mapper([.character("q")])(.character("q"))) == "typed q")
     let paste = "queue".map { Key.character($0) }
     let read = mapper(paste)
     #expect(paste.map { Self.describe(read($0)) }.first == "typed q")

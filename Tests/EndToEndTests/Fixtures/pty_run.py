@@ -12,6 +12,7 @@ STEPS_JSON is a list of steps:
   ["signal", NAME]    send a signal (INT, TERM) to the command
   ["close"]           close the terminal's input side (the command sees end of input)
   ["resize", COLS]    make the terminal COLS columns wide (TIOCSWINSZ; the command gets SIGWINCH)
+  ["resize", COLS, ROWS]  the same, ROWS rows high (else 24)
   ["stopped"]         wait until the command is stopped (Ctrl-Z), and record whether the
                       terminal's settings were restored at that moment (termios_when_stopped)
   ["wait_raw"]        wait until the terminal is in raw (non-canonical) mode again
@@ -88,7 +89,8 @@ def main():
             elif step[0] == "close":
                 os.write(master, b"\x04")
             elif step[0] == "resize":
-                fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(step[1]), 0, 0))
+                rows = int(step[2]) if len(step) > 2 else 24
+                fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, int(step[1]), 0, 0))
                 child.send_signal(signal.SIGWINCH)
             elif step[0] == "stopped":
                 deadline = time.monotonic() + FAILSAFE
