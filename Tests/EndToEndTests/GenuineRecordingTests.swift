@@ -118,4 +118,25 @@ import Testing
     #expect(try await check.waitForExit() == .exited(0), "\(check.stderrText)")
     #expect(check.stdoutText.hasPrefix("replay matches "), "\(check.stdoutText)")
   }
+
+  /// A reader that leaves once it has read what it wanted (`| head -n 1`), at any moment
+  /// before or after the run's end: the recording replays and `--check` says 0. Each run is one
+  /// draw of that race; a reader leaving after `end` was recorded as a shutdown, half the time.
+  @Test func aRunReadByHeadReplays() async throws {
+    for _ in 0..<6 {
+      let recording = try TemporaryFile("")
+      let pipeline = try await LoadctlProcess.run(
+        executable: "/bin/sh",
+        arguments: [
+          "-c", #""$0" counter + + + + + --record "$1" | head -n 1 >/dev/null"#,
+          try BinaryLocator.locate(), recording.path,
+        ])
+      #expect(pipeline.termination == .exited(0))
+      let check = try await Self.check(recording.path)
+      #expect(
+        check.termination == .exited(0),
+        "\(check.stderrText)\n\((try? String(contentsOfFile: recording.path, encoding: .utf8)) ?? "")"
+      )
+    }
+  }
 }

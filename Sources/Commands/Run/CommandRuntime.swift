@@ -339,7 +339,7 @@ package enum CommandRuntime {
     }
     let processEnd = RecordedTime.withValue(recording?.lastTime) {
       finish(
-        end, context: context, shutdown: shutdown.reason ?? replay?.shutdown, trace: traceOutput,
+        end, context: context, shutdown: shutdown.settle() ?? replay?.shutdown, trace: traceOutput,
         stdout: stdout)
     }
     guard let recording else { return processEnd }

@@ -19,6 +19,8 @@ package final class Shutdown: Sendable {
     var first: ShutdownReason?
     var waiter: CheckedContinuation<ShutdownReason?, Never>?
     var closed = false
+    /// The run's end was decided (``settle()``): a first request after it changes nothing.
+    var settled = false
   }
 
   private let state = Locked(State())
@@ -55,14 +57,24 @@ package final class Shutdown: Sendable {
   /// The first request, if any.
   package var reason: ShutdownReason? { state.withLock { $0.first } }
 
+  /// The first request, now settled as the one the run ends by: a first request after this
+  /// changes nothing about how the run ends, so `notice` is not told of it (nor a recording);
+  /// a signal still bounds the cleanup, and a second one still forces the exit.
+  package func settle() -> ShutdownReason? {
+    state.withLock { state in
+      state.settled = true
+      return state.first
+    }
+  }
+
   /// Records a stop request; safe from any thread.
   package func request(_ reason: ShutdownReason) {
-    let (isFirst, waiter) = state.withLock {
-      state -> (Bool, CheckedContinuation<ShutdownReason?, Never>?) in
-      guard state.first == nil else { return (false, nil) }
+    let (isFirst, waiter, settled) = state.withLock {
+      state -> (Bool, CheckedContinuation<ShutdownReason?, Never>?, Bool) in
+      guard state.first == nil else { return (false, nil, state.settled) }
       state.first = reason
       defer { state.waiter = nil }
-      return (true, state.waiter)
+      return (true, state.waiter, state.settled)
     }
     guard isFirst else {
       if case .signal(let signal) = reason { force(signal) }
@@ -70,7 +82,7 @@ package final class Shutdown: Sendable {
     }
     // The deadline first: if stderr is blocked, the notice waits, and the deadline still fires.
     if case .signal(let signal) = reason { armDeadline(signal) }
-    notice(reason)
+    if !settled { notice(reason) }
     waiter?.resume(returning: reason)
   }
 
