@@ -79,17 +79,27 @@ package final class RunRecorder: Sendable {
 
   /// Opens `path` for writing (`0600`, see ``PrivateFile``: a recording may hold command
   /// output), before the run starts.
+  ///
+  /// A FIFO that no one reads yet is waited for, after one line on stderr says so: the run
+  /// starts when a reader opens it (a signal still ends the process).
   /// - Returns: The descriptor, or why the file cannot be written.
   package static func openFile(path: String) -> Result<Int32, LineProblem> {
     if path == "-" {
       return .failure(
         LineProblem("'--record' needs a file path; '-' (stdout) would mix with events"))
     }
-    let fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
+    var fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK)
+    if fd < 0, errno == ENXIO {
+      Loadctl.printErr(
+        "waiting for a reader of recording FIFO '\(path.escapingControlCharacters)' before the "
+          + "run starts\n")
+      fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
+    }
     guard fd >= 0 else {
       return .failure(
         LineProblem("cannot write recording '\(path)': \(InputFile.describeErrno(errno))"))
     }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     return .success(fd)
   }
 
