@@ -47,7 +47,7 @@ case .answered(let end):
   end.terminate()
 case .run(let invocation, let runner):
   // With too few file descriptors libdispatch traps or hangs: say so and exit 71 instead.
-  if let end = CommandRuntime.requireDescriptors() { end.terminate() }
+  if let end = CommandRuntime.requireDescriptors(for: invocation.command) { end.terminate() }
   // With too few threads it hangs for ever: say so and exit 71 instead.
   if let end = CommandRuntime.requireThreads() { end.terminate() }
   // Then, before any work starts (opening a FIFO may block): the signal handlers and their

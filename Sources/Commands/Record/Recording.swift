@@ -9,9 +9,10 @@ import LoadctlCore
 /// A recording read back for `loadctl replay`: its header, what entered the flow in order with
 /// its times, the events the run printed, and how it ended (docs/recording.md).
 ///
-/// Reading checks every line: a line that is not one JSON object of a known kind, a time that
-/// goes back, or a header of a later format is refused with the line's number. A last line
-/// without its newline (a run killed while writing it) is not data and is left out.
+/// Reading checks every line: a line longer than ``RunRecorder/maxLineBytes``, one that is not
+/// one JSON object of a known kind, a time that goes back, or a header of a later format is
+/// refused with the line's number. A last line without its newline (a run killed while writing
+/// it) is not data and is left out.
 package struct Recording: Sendable {
   /// What the header says about the run.
   package struct Header: Sendable {
@@ -94,15 +95,22 @@ package struct Recording: Sendable {
     package let message: String
   }
 
-  /// Reads and checks the recording at `path`.
+  /// Reads and checks the recording at `path`, a regular file. Anything else is refused before
+  /// it is read: a FIFO would block the replay until a writer came, and a device (`/dev/zero`)
+  /// never ends.
   package static func load(path: String) -> Result<Recording, Problem> {
-    let bytes: [UInt8]
-    switch readFile(path) {
-    case .success(let read): bytes = read
-    case .failure(let problem): return .failure(problem)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return .failure(cannotRead(path, errno)) }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      let what =
+        status.st_mode & S_IFMT == S_IFDIR
+        ? "it is a directory" : "it is not a regular file (a FIFO or a device never ends)"
+      return .failure(Problem(message: "cannot read recording '\(path)': \(what)"))
     }
     do throws(Problem) {
-      return .success(try parse(bytes, path: path))
+      return .success(try parse(path: path) { read(fd, $0.baseAddress, $0.count) })
     } catch {
       return .failure(error)
     }
@@ -110,14 +118,29 @@ package struct Recording: Sendable {
 
   /// Parses a recording's bytes (`path` only names it in messages).
   package static func parse(_ bytes: [UInt8], path: String) throws(Problem) -> Recording {
-    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    // The piece after the last newline is empty, or a line torn by a kill: never data.
-    let torn = lines.removeLast()
-    guard let first = lines.first else {
+    var offset = 0
+    return try parse(path: path) { buffer in
+      let count = min(buffer.count, bytes.count - offset)
+      bytes.withUnsafeBytes {
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count]))
+      }
+      offset += count
+      return count
+    }
+  }
+
+  /// Parses a recording whose bytes `read` gives, as `read(2)` does: into the buffer, the
+  /// number of bytes, 0 at the end, -1 with `errno` set. A line is read a chunk at a time and
+  /// refused as soon as it grows past ``RunRecorder/maxLineBytes``, never held whole.
+  package static func parse(
+    path: String, read: @escaping (UnsafeMutableRawBufferPointer) -> Int
+  ) throws(Problem) -> Recording {
+    var lines = Lines(path: path, read: read)
+    guard let first = try lines.next() else {
       throw Problem(
-        message: torn.isEmpty
-          ? "recording '\(path)' is empty: it holds no header line"
-          : "recording '\(path)' line 1: the header is cut short (no newline after it)")
+        message: lines.torn
+          ? "recording '\(path)' line 1: the header is cut short (no newline after it)"
+          : "recording '\(path)' is empty: it holds no header line")
     }
     func fail(_ line: Int, _ message: String) -> Problem {
       Problem(message: "recording '\(path)' line \(line): \(message)")
@@ -136,10 +159,11 @@ package struct Recording: Sendable {
     }
     let header = try readHeader(object(first, line: 1), fail: { fail(1, $0) })
     var recording = Recording(
-      path: path, header: header, entries: [], events: [], end: nil, lastLine: lines.count)
+      path: path, header: header, entries: [], events: [], end: nil, lastLine: 1)
     var last = Duration.zero
-    for (index, text) in lines.enumerated().dropFirst() {
-      let line = index + 1
+    while let text = try lines.next() {
+      let line = lines.number
+      recording.lastLine = line
       guard recording.end == nil else { throw fail(line, "a line after the run's end") }
       let value = try object(text, line: line)
       if value["out"] != nil {
@@ -314,35 +338,71 @@ package struct Recording: Sendable {
   /// `fields`), and the run that printed it must replay.
   static let maxDepth = 64 + 8
 
-  /// The bytes of the regular file at `path`. Anything else is refused before it is read: a
-  /// FIFO would block the replay until a writer came, and a device (`/dev/zero`) never ends.
-  private static func readFile(_ path: String) -> Result<[UInt8], Problem> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else {
-      return .failure(
-        Problem(message: "cannot read recording '\(path)': \(InputFile.describeErrno(errno))"))
+  private static func cannotRead(_ path: String, _ code: Int32) -> Problem {
+    Problem(message: "cannot read recording '\(path)': \(InputFile.describeErrno(code))")
+  }
+
+  /// A recording's complete lines, read a chunk at a time; the piece after the last newline
+  /// (empty, or a line torn by a kill) is never one.
+  private struct Lines {
+    let path: String
+    let read: (UnsafeMutableRawBufferPointer) -> Int
+    /// The bytes read and not yet given: from `start`, the rest of a chunk and the start of a
+    /// line, at most ``RunRecorder/maxLineBytes`` and a chunk.
+    private var pending: [UInt8] = []
+    private var start = 0
+    /// `pending[start..<scanned]` holds no newline.
+    private var scanned = 0
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    private var atEnd = false
+    /// The number of the last line given.
+    private(set) var number = 0
+
+    init(path: String, read: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
+      self.path = path
+      self.read = read
     }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      let what =
-        status.st_mode & S_IFMT == S_IFDIR
-        ? "it is a directory" : "it is not a regular file (a FIFO or a device never ends)"
-      return .failure(Problem(message: "cannot read recording '\(path)': \(what)"))
-    }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count == 0 { break }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(
-          Problem(message: "cannot read recording '\(path)': \(InputFile.describeErrno(errno))"))
+
+    /// Whether the file ends with a piece that has no newline.
+    var torn: Bool { atEnd && start < pending.count }
+
+    /// The next complete line, without its newline; `nil` at the end.
+    /// - Throws: ``Problem`` for a line longer than ``RunRecorder/maxLineBytes`` and for a
+    ///   read that fails.
+    mutating func next() throws(Problem) -> ArraySlice<UInt8>? {
+      while true {
+        if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+          let line = pending[start..<newline]
+          try check(line.count)
+          number += 1
+          (start, scanned) = (newline + 1, newline + 1)
+          return line
+        }
+        scanned = pending.count
+        try check(pending.count - start)
+        guard !atEnd else { return nil }
+        if start > 0 {
+          pending.removeSubrange(..<start)
+          (start, scanned) = (0, pending.count)
+        }
+        let read = self.read
+        let count = chunk.withUnsafeMutableBytes { read($0) }
+        if count < 0 {
+          guard errno == EINTR else { throw cannotRead(path, errno) }
+          continue
+        }
+        atEnd = count == 0
+        pending += chunk[..<count]
       }
-      bytes += chunk[..<count]
     }
-    return .success(bytes)
+
+    /// Refuses the next line when it holds `count` bytes, more than a recording's line does.
+    private func check(_ count: Int) throws(Problem) {
+      guard count > RunRecorder.maxLineBytes else { return }
+      throw Problem(
+        message: "recording '\(path)' line \(number + 1): longer than "
+          + "\(RunRecorder.maxLineBytes >> 20) MiB: not a line loadctl wrote")
+    }
   }
 }
 

@@ -55,6 +55,10 @@ package enum ReplayCommand {
     CommandTable.denyOption, CommandTable.allowOption,
   ]
 
+  /// The most of a bad recording's `Error:` line that is printed: it may quote the recording's
+  /// values, which may be long.
+  private static let messageLimit = 1000
+
   /// Reads the recording, rebuilds the recorded run's options, replays it, and returns how the
   /// process ends.
   static let run: CommandTable.Runner = { invocation, environment throws(EarlyExit) in
@@ -83,11 +87,13 @@ package enum ReplayCommand {
     switch Recording.load(path: path) {
     case .success(let read): recording = read
     case .failure(let problem):
-      throw Loadctl.fail(badInput: problem.message, command: spec.name, json: json)
+      throw Loadctl.fail(
+        badInput: problem.message.shortened(to: messageLimit), command: spec.name, json: json)
     }
     let notParsed = { (message: String) in
       Loadctl.fail(
-        badInput: "recording '\(path)' line 1: its options no longer parse: \(message)",
+        badInput: "recording '\(path)' line 1: its options no longer parse: \(message)"
+          .shortened(to: messageLimit),
         command: spec.name, json: json)
     }
     let result: ParseResult
@@ -159,7 +165,7 @@ package enum ReplayCommand {
       Loadctl.printErr(ErrorLine.text(problem))
     }
     if let failure = session.failure {
-      Loadctl.printErr(ErrorLine.text(failure))
+      Loadctl.printErr(ErrorLine.text(failure.shortened(to: messageLimit)))
       return .exit(ExitStatus.badInput)
     }
     if session.interruption != nil, session.divergence == nil {

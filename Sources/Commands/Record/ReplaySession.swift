@@ -193,7 +193,8 @@ package final class ReplaySession: Sendable {
   }
 
   /// The divergence report, for stderr: where, both events with the fields that differ, and
-  /// the events before.
+  /// the events before; an event is quoted up to ``eventLimit`` characters, a differing value
+  /// up to ``Swift/String/shortened(to:)``'s default, so that long values keep it short.
   package static func report(_ divergence: Divergence, path: String) -> String {
     let time = EventOutput.formatElapsed(divergence.time).trimmingSpaces
     if let (recorded, replayed) = divergence.ending {
@@ -208,10 +209,10 @@ package final class ReplaySession: Sendable {
     text += ":\n"
     let recordedText = divergence.recorded.map { String(decoding: $0.bytes, as: UTF8.self) }
     let replayedText = divergence.replayed.map { String(decoding: $0, as: UTF8.self) }
-    let recordedShown =
-      recordedText?.escapingControlCharacters ?? "(no more events: the run printed nothing here)"
+    let quoted = { (event: String) in event.shortened(to: eventLimit).escapingControlCharacters }
+    let recordedShown = recordedText.map(quoted) ?? "(no more events: the run printed nothing here)"
     let replayedShown =
-      replayedText?.escapingControlCharacters ?? "(no more events: the replay printed nothing here)"
+      replayedText.map(quoted) ?? "(no more events: the replay printed nothing here)"
     text += "  recorded: \(recordedShown)\n"
     text += "  replayed: \(replayedShown)\n"
     if let recordedText, let replayedText,
@@ -227,13 +228,17 @@ package final class ReplaySession: Sendable {
     if !divergence.before.isEmpty {
       text += "  before it:\n"
       for line in divergence.before {
-        text += "    \(String(decoding: line, as: UTF8.self).escapingControlCharacters)\n"
+        text += "    \(quoted(String(decoding: line, as: UTF8.self)))\n"
       }
     }
     return text
   }
 
-  /// The paths of the fields whose values differ, `name: recorded → replayed`.
+  /// The most of an event a report quotes: a whole event of a usual size.
+  static let eventLimit = 1000
+
+  /// The paths of the fields whose values differ, `name: recorded → replayed`, each
+  /// ``Swift/String/shortened(to:)``.
   static func differences(_ old: JSONValue, _ new: JSONValue, path: String) -> [String] {
     guard old != new else { return [] }
     if case .object(let oldPairs) = old, case .object(let newPairs) = new {
@@ -246,13 +251,14 @@ package final class ReplaySession: Sendable {
         let name = path.isEmpty ? key : "\(path).\(key)"
         switch (oldValues[key], newValues[key]) {
         case (let a?, let b?): return differences(a, b, path: name)
-        case (let a?, nil): return ["\(name): \(a.serialized) → (absent)"]
-        case (nil, let b?): return ["\(name): (absent) → \(b.serialized)"]
+        case (let a?, nil): return ["\(name.shortened()): \(a.serialized.shortened()) → (absent)"]
+        case (nil, let b?): return ["\(name.shortened()): (absent) → \(b.serialized.shortened())"]
         case (nil, nil): return []
         }
       }
     }
-    return ["\(path.isEmpty ? "value" : path): \(old.serialized) → \(new.serialized)"]
+    let name = path.isEmpty ? "value" : path.shortened()
+    return ["\(name): \(old.serialized.shortened()) → \(new.serialized.shortened())"]
   }
 
   /// Each key's first value among `pairs`.
@@ -271,5 +277,17 @@ extension ProcessEnd {
     case .signal(let signal): signal.shellStatus
     case .brokenPipe: 141
     }
+  }
+}
+
+extension String {
+  /// The text cut after `limit` characters, saying how many bytes were left out
+  /// (`AAAA… (99999800 more bytes)`): what a report quotes of a recording, whose lines and
+  /// values may be long.
+  func shortened(to limit: Int = 200) -> String {
+    guard utf8.count > limit else { return self }
+    let kept = prefix(limit)
+    guard kept.endIndex < endIndex else { return self }
+    return "\(kept)… (\(utf8.count - kept.utf8.count) more bytes)"
   }
 }

@@ -52,18 +52,28 @@ package enum RecordedTime {
 /// Lines are written in the order things happened: a store's step, a lint raised by a command's
 /// reader thread and a rejected input line each take the recorder's step lock, so a replay that
 /// applies the lines in file order prints the events in the order the run printed them.
-/// Everything is buffered and written whenever the run's output is flushed; a write that fails
-/// stops the recording and is reported at the end (status 74).
+/// Everything is buffered and written whenever the run's output is flushed; a write that fails,
+/// or a line longer than ``maxLineBytes``, stops the recording and is reported at the end
+/// (status 74).
 package final class RunRecorder: Sendable {
   /// The version in the header; a replay refuses a recording of a later one. Version 2 writes
   /// an event without the members a replay knows from the lines before it (``event(_:)``);
   /// version 1 wrote every event whole.
   package static let formatVersion = 2
 
+  /// The longest line of a recording, in bytes without its newline. A replay refuses a longer
+  /// one without holding it whole, and a run does not write one: its recording stops there.
+  package static let maxLineBytes = 16 << 20
+
   package let path: String
   private let fd: Int32
   private let writer: OutputWriter
-  private let failure = Locked<Int32?>(nil)
+  /// Why the recording is not whole: after `cannot write recording 'PATH': `.
+  private let failure = Locked<String?>(nil)
+  /// The number of lines written.
+  private let lines = Atomic(0)
+  /// A line was too long: nothing more is written.
+  private let stopped = Atomic(false)
   /// Held while a step or a note is applied and recorded.
   private let stepLock = Mutex(())
   /// The run's own time, not the recorded one.
@@ -79,17 +89,27 @@ package final class RunRecorder: Sendable {
 
   /// Opens `path` for writing (`0600`, see ``PrivateFile``: a recording may hold command
   /// output), before the run starts.
+  ///
+  /// A FIFO that no one reads yet is waited for, after one line on stderr says so: the run
+  /// starts when a reader opens it (a signal still ends the process).
   /// - Returns: The descriptor, or why the file cannot be written.
   package static func openFile(path: String) -> Result<Int32, LineProblem> {
     if path == "-" {
       return .failure(
         LineProblem("'--record' needs a file path; '-' (stdout) would mix with events"))
     }
-    let fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
+    var fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK)
+    if fd < 0, errno == ENXIO {
+      Loadctl.printErr(
+        "waiting for a reader of recording FIFO '\(path.escapingControlCharacters)' before the "
+          + "run starts\n")
+      fd = PrivateFile.open(path, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
+    }
     guard fd >= 0 else {
       return .failure(
         LineProblem("cannot write recording '\(path)': \(InputFile.describeErrno(errno))"))
     }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     return .success(fd)
   }
 
@@ -101,8 +121,8 @@ package final class RunRecorder: Sendable {
     let failure = self.failure
     writer = OutputWriter(
       fileDescriptor: fd, flushThreshold: 1 << 16,
-      onBrokenPipe: { failure.withLock { $0 = $0 ?? EPIPE } },
-      onError: { code in failure.withLock { $0 = $0 ?? code } })
+      onBrokenPipe: { failure.withLock { $0 = $0 ?? InputFile.describeErrno(EPIPE) } },
+      onError: { code in failure.withLock { $0 = $0 ?? InputFile.describeErrno(code) } })
   }
 
   /// The time an event printed now carries: its happening's, else the clock's.
@@ -149,7 +169,7 @@ package final class RunRecorder: Sendable {
   /// Writes the happening's line and applies it, the step lock held by this thread.
   private func record(writing fields: (inout [UInt8]) -> Void, _ body: () -> Void) {
     let now = stamp()
-    writer.write { buffer in
+    writeLine { buffer in
       lineTime.store(now, ordering: .relaxed)
       Self.timePrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
       JSONValue.writeInt(Int(now), to: &buffer)
@@ -207,7 +227,7 @@ package final class RunRecorder: Sendable {
     let line = printed.line
     let layout = printed.layout
     let time = printed.time
-    writer.write { buffer in
+    writeLine { buffer in
       Self.outPrefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
       buffer.append(contentsOf: UnsafeBufferPointer(rebasing: line[layout.body...]))
       if time != .nanoseconds(lineTime.load(ordering: .relaxed)) {
@@ -297,9 +317,9 @@ package final class RunRecorder: Sendable {
       ended.store(true, ordering: .releasing)
       return close(fd) == 0 || errno == EINTR ? nil : errno
     }
-    if let closeError { failure.withLock { $0 = $0 ?? closeError } }
-    guard let code = failure.withLock({ $0 }) else { return nil }
-    return "cannot write recording '\(path)': \(InputFile.describeErrno(code))"
+    if let closeError { failure.withLock { $0 = $0 ?? InputFile.describeErrno(closeError) } }
+    guard let reason = failure.withLock({ $0 }) else { return nil }
+    return "cannot write recording '\(path)': \(reason)"
   }
 
   /// The run's time now, in nanoseconds, remembered as the last line's.
@@ -310,10 +330,31 @@ package final class RunRecorder: Sendable {
   }
 
   private func line(_ value: JSONValue) {
-    var bytes: [UInt8] = []
-    value.write(to: &bytes)
-    bytes.append(UInt8(ascii: "\n"))
-    writer.write(bytes)
+    writeLine { buffer in
+      value.write(to: &buffer)
+      buffer.append(UInt8(ascii: "\n"))
+    }
+  }
+
+  /// Appends one line, written by `body` with its newline, unless the recording has stopped. A
+  /// line longer than ``maxLineBytes`` is taken back and stops the recording: a replay would
+  /// refuse it, and a recording without it would not replay the run.
+  private func writeLine(_ body: (inout [UInt8]) -> Void) {
+    writer.write { buffer in
+      guard !stopped.load(ordering: .relaxed) else { return }
+      let start = buffer.count
+      body(&buffer)
+      let number = lines.add(1, ordering: .relaxed).newValue
+      guard buffer.count - start - 1 > Self.maxLineBytes else { return }
+      buffer.removeSubrange(start...)
+      stopped.store(true, ordering: .relaxed)
+      failure.withLock {
+        $0 =
+          $0
+          ?? "line \(number) would be longer than \(Self.maxLineBytes >> 20) MiB, more than a "
+          + "replay reads; the recording stops before it"
+      }
+    }
   }
 }
 

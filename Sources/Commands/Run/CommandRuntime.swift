@@ -19,11 +19,18 @@ package enum CommandRuntime {
   /// (`--exec`, `--url`). With fewer, libdispatch traps or hangs, or the first command cannot
   /// start; 13 are the most a run with one command was seen to hold at once.
   static let descriptorsNeeded = 16
+  /// What `loadctl replay` needs of them: it spawns no command and opens no input, only the
+  /// runtime's descriptors, the recording (read before the flow starts), and its own `--trace`
+  /// file and `/dev/null` for `--check`.
+  static let replayDescriptorsNeeded = 8
 
-  /// One `Error:` line and status 71 unless ``descriptorsNeeded`` file descriptors can be
-  /// opened; call before anything starts a thread or a dispatch queue.
+  /// One `Error:` line and status 71 unless the file descriptors `command` needs
+  /// (``descriptorsNeeded``, ``replayDescriptorsNeeded`` for `replay`) can be opened; call
+  /// before anything starts a thread or a dispatch queue.
   /// - Returns: How the process must end when there are too few; `nil` when there are enough.
-  package static func requireDescriptors() -> ProcessEnd? {
+  package static func requireDescriptors(for command: String) -> ProcessEnd? {
+    let descriptorsNeeded =
+      command == ReplayCommand.spec.name ? replayDescriptorsNeeded : descriptorsNeeded
     var taken: [Int32] = []
     while taken.count < descriptorsNeeded {
       let fd = fcntl(2, F_DUPFD_CLOEXEC, 3)
