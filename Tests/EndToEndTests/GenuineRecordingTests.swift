@@ -139,4 +139,31 @@ import Testing
       )
     }
   }
+
+  /// A timer suspended by Ctrl-Z and continued: the run raises no `late` for the tick that
+  /// waited, and neither does its replay, which reads the suspension from the recording.
+  @Test func aTimerSuspendedAndContinuedReplays() async throws {
+    let recording = try TemporaryFile("")
+    let process = try LoadctlProcess.start(
+      ["timer", "--interval", "100ms", "--no-input", "--json", "--record", recording.path])
+    try await process.waitForLine(where: LintEndToEndTests.tick(atLeast: 1))
+    process.send(signal: SIGTSTP)
+    _ = try await Polling.until("loadctl stopped") {
+      ChildProcesses.state(of: process.pid) == "T" ? true : nil
+    }
+    // Past the threshold (200 ms); under load the stop only lasts longer.
+    try await Task.sleep(for: .milliseconds(500))
+    let before =
+      try JSONLines.parse(process.stdoutLines).compactMap { $0.value(at: "to.ticks") as? Int }
+      .max() ?? 1
+    process.send(signal: SIGCONT)
+    try await process.waitForLine(where: LintEndToEndTests.tick(atLeast: before + 3))
+    process.send(signal: SIGINT)
+    #expect(try await process.waitForExit() == .signaled(SIGINT))
+    #expect(!process.stdoutLines.contains { $0.contains(#""event":"warning""#) })
+    let text = try String(contentsOfFile: recording.path, encoding: .utf8)
+    #expect(text.contains(#""suspended":true"#), "\(text)")
+    let check = try await Self.check(recording.path)
+    #expect(check.termination == .exited(0), "\(check.stderrText)")
+  }
 }

@@ -45,6 +45,8 @@ package struct Recording: Sendable {
     case shutdown(ShutdownReason)
     /// The flow's deadline ended the run.
     case deadline
+    /// The run was suspended by Ctrl-Z (`true`) or continued by `fg` (`false`).
+    case suspended(Bool)
     /// What the flow's own feed reported when it stopped (the ticker's).
     case feed(JSONValue)
   }
@@ -309,6 +311,12 @@ package struct Recording: Sendable {
     if let deadline = value["deadline"] {
       guard deadline == .bool(true) else { throw fail("'deadline' must be true") }
       return .deadline
+    }
+    if let suspended = value["suspended"] {
+      guard case .bool(let stopped) = suspended else {
+        throw fail("'suspended' must be true or false")
+      }
+      return .suspended(stopped)
     }
     if let feed = value["feed"] { return .feed(feed) }
     if let warning = value["warning"] {

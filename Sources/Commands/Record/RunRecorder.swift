@@ -208,6 +208,12 @@ package final class RunRecorder: Sendable {
     step([("shutdown", reason.recorded)]) {}
   }
 
+  /// The run is being suspended by Ctrl-Z (`true`), or was continued (`false`); `mark` notes it
+  /// where the run's lints read it, in the same step, so no step sees it before it is recorded.
+  package func suspended(_ stopped: Bool, _ mark: () -> Void) {
+    step([("suspended", .bool(stopped))], mark)
+  }
+
   /// The flow's `--duration` ended the run.
   package func deadline() {
     step([("deadline", true)]) {}

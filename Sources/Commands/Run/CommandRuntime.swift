@@ -87,11 +87,17 @@ package enum CommandRuntime {
       spinner?.clear()
       session.restore(forced: true)
     }
+    // Each Ctrl-Z and `fg`, marked on the run's time (and recorded) once the run has a context.
+    let suspensionMark = Locked<(@Sendable (_ stopped: Bool) -> Void)?>(nil)
     hooks.suspendTerminal = {
       spinner?.clear()
       session.suspend()
+      suspensionMark.withLock { $0 }?(true)
     }
-    hooks.resumeTerminal = { session.resume() }
+    hooks.resumeTerminal = {
+      suspensionMark.withLock { $0 }?(false)
+      session.resume()
+    }
     // SIGQUIT cancels nothing: the recording gets its end, stdout what goes without waiting (a
     // thread in the middle of flushing it gets 100 ms to let go), and the trace file what a
     // forced exit writes.
@@ -140,6 +146,18 @@ package enum CommandRuntime {
     let context = RunContext(
       output: output, clock: clock, elapsed: elapsed, errors: stderr, mode: mode, terminal: session,
       lints: run.lints, recorder: recording, replay: replay)
+    if replay == nil {
+      suspensionMark.withLock { mark in
+        mark = { [suspensions = context.suspensions] stopped in
+          let note = {
+            let now = elapsed()
+            if stopped { suspensions.suspend(at: now) } else { suspensions.resume(at: now) }
+          }
+          guard let recording else { return note() }
+          recording.suspended(stopped, note)
+        }
+      }
+    }
     // The process lints come from the runners' reader threads, for as long as this run lasts.
     Subprocesses.observe { [warnings = context.warnings] notice in
       warnings.raise(LintWarning(notice))

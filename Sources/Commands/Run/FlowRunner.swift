@@ -324,6 +324,8 @@ package enum FlowRunner {
       case .shutdown(let reason): replay.stopping(reason)
       case .deadline: deadlineReached = true
       case .feed(let value): feed = value
+      case .suspended(true): context.suspensions.suspend(at: timed.time)
+      case .suspended(false): context.suspensions.resume(at: timed.time)
       }
     }
     if replay.interruption != nil || replay.recording.end == nil && !reachedUntil {

@@ -22,6 +22,8 @@ package struct RunContext: Sendable {
   package let recorder: RunRecorder?
   /// The recording this run replays (`loadctl replay`), if it is one.
   package let replay: ReplaySession?
+  /// When the run was suspended by Ctrl-Z, for the `late` lints.
+  package let suspensions: Suspensions
   private let rejected: RejectCounter
 
   /// - Parameters:
@@ -31,9 +33,11 @@ package struct RunContext: Sendable {
   package init(
     output: EventOutput, clock: any Clock<Duration>, elapsed: @escaping @Sendable () -> Duration,
     errors: OutputWriter, mode: RunMode = .continuous, terminal: TerminalSession? = nil,
-    lints: LintPolicy = LintPolicy(), recorder: RunRecorder? = nil, replay: ReplaySession? = nil
+    lints: LintPolicy = LintPolicy(), recorder: RunRecorder? = nil, replay: ReplaySession? = nil,
+    suspensions: Suspensions = Suspensions()
   ) {
     self.replay = replay
+    self.suspensions = suspensions
     self.warnings = Warnings(policy: lints, output: output, errors: errors, recorder: recorder)
     self.recorder = recorder
     self.terminal =
@@ -86,17 +90,18 @@ package struct RunContext: Sendable {
 
   /// When this run's input lines apply: the run's clock and time since its start.
   package var lineClock: LineClock {
-    LineClock(clock: clock, elapsed: elapsed) { [warnings] line, lateness in
+    LineClock(clock: clock, elapsed: elapsed) { [warnings, suspensions, elapsed] line, lateness in
       // A line that waited through a Ctrl-Z and `fg` waited for the person.
-      guard !UnixSignals.wasSuspended(within: lateness) else { return }
+      guard !suspensions.wereSuspended(within: lateness, now: elapsed()) else { return }
       warnings.raise(
         LintWarning(
           .late, subject: "input",
           message:
             "input line \(line) applied \(EventOutput.milliseconds(lateness)) ms after its time "
             + "(more than \(formatDuration(LineClock.lateAfter))): "
-            + UnixSignals.lateCause(
-              within: lateness, busy: "the run is too busy to keep the script's rhythm")))
+            + suspensions.lateCause(
+              within: lateness, now: elapsed(),
+              busy: "the run is too busy to keep the script's rhythm")))
     }
   }
 

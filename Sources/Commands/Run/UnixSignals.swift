@@ -181,44 +181,8 @@ public struct UnixSignals: AsyncSequence, Sendable {
     sigemptyset(&set)
     sigaddset(&set, SIGTSTP)
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    suspendedAt.store(sinceOrigin(), ordering: .releasing)
     raise(SIGTSTP)
     SignalPipe.install(.suspend, previous: &old)
-    resumedAt.store(sinceOrigin(), ordering: .releasing)
-  }
-
-  /// When the process last stopped by ``stopBySuspend()`` and was continued, in nanoseconds
-  /// after ``origin``; `Int64.min` before the first stop. Both are set on the signal thread,
-  /// the stop before stopping: the run's other threads may go on before the continue is stored.
-  private static let suspendedAt = Atomic<Int64>(.min)
-  private static let resumedAt = Atomic<Int64>(.min)
-  /// When SIGCONT last reached the signal thread: the process had been stopped from outside
-  /// (SIGSTOP, or SIGTSTP while not caught) just before.
-  fileprivate static let continuedAt = Atomic<Int64>(.min)
-  private static let origin = ContinuousClock.now
-
-  fileprivate static func sinceOrigin() -> Int64 { (ContinuousClock.now - origin).nanoseconds }
-
-  /// Whether the process was stopped by SIGTSTP (Ctrl-Z) at some moment of the last `duration`:
-  /// what waited that long may have waited for the person, not for a busy machine.
-  package static func wasSuspended(within duration: Duration) -> Bool {
-    let suspended = suspendedAt.load(ordering: .acquiring)
-    guard suspended != .min else { return false }
-    let now = sinceOrigin()
-    let resumed = resumedAt.load(ordering: .acquiring)
-    // Not yet stored: the continue is happening now.
-    let end = resumed >= suspended ? resumed : now
-    return end >= now &- duration.nanoseconds
-  }
-
-  /// Why what waited `duration` was late, when the process can know: it was stopped from
-  /// outside (SIGSTOP) and continued within that time; `busy` otherwise.
-  package static func lateCause(within duration: Duration, busy: String) -> String {
-    let continued = continuedAt.load(ordering: .acquiring)
-    guard continued != .min, continued >= sinceOrigin() &- duration.nanoseconds else {
-      return busy
-    }
-    return "the process was stopped (SIGSTOP) and continued while it waited"
   }
 }
 
@@ -344,7 +308,6 @@ final class SignalPipe: Sendable {
       hooks.resumeTerminal()
       return
     case .resume:
-      UnixSignals.continuedAt.store(UnixSignals.sinceOrigin(), ordering: .releasing)
       hooks.resumeTerminal()
       return
     case .hangup, .interrupt, .terminate:

@@ -84,7 +84,9 @@ package enum TimerCommand: Subcommand {
       let flow = TimerFlow(
         clock: context.clock, interval: options.interval, tickLimit: options.tickLimit)
       let lines = inputFD.map { context.lines(fd: $0.0, closeWhenDone: $0.1) }
-      let timer = TimerRun(flow: flow, paused: options.paused, duration: options.duration)
+      let timer = TimerRun(
+        flow: flow, paused: options.paused, duration: options.duration,
+        suspensions: context.suspensions, elapsed: context.elapsed)
       let keys = TimerRun.wantsKeys(
         tickLimit: options.tickLimit, duration: options.duration, mode: context.mode)
       return await FlowRunner.run(

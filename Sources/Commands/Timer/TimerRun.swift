@@ -12,10 +12,20 @@ package struct TimerRun: RunnableFlow {
   /// `--duration`.
   let duration: Duration?
 
-  package init(flow: TimerFlow, paused: Bool, duration: Duration?) {
+  /// When the run was suspended, and its time now: a tick that waited through a Ctrl-Z is not
+  /// late.
+  let suspensions: Suspensions
+  let elapsed: @Sendable () -> Duration
+
+  package init(
+    flow: TimerFlow, paused: Bool, duration: Duration?, suspensions: Suspensions = Suspensions(),
+    elapsed: @escaping @Sendable () -> Duration = { .zero }
+  ) {
     self.flow = flow
     self.paused = paused
     self.duration = duration
+    self.suspensions = suspensions
+    self.elapsed = elapsed
   }
 
   /// What ended the run, for `end`'s `ended_by`.
@@ -107,13 +117,15 @@ package struct TimerRun: RunnableFlow {
     guard case .transition(.tick(let tick), _, _, _) = event else { return nil }
     let late = Self.lateness(of: tick, interval: flow.interval)
     // A tick that waited for a Ctrl-Z and `fg` waited for the person, not for a busy machine.
-    guard late > Self.lateAfter, !UnixSignals.wasSuspended(within: late) else { return nil }
+    guard late > Self.lateAfter, !suspensions.wereSuspended(within: late, now: elapsed()) else {
+      return nil
+    }
     return LintWarning(
       .late, subject: "timer",
       message:
         "a timer tick ran \(EventOutput.milliseconds(late)) ms late (more than \(formatDuration(Self.lateAfter))): "
-        + UnixSignals.lateCause(
-          within: late,
+        + suspensions.lateCause(
+          within: late, now: elapsed(),
           busy: "the machine or the run is too busy for --interval \(formatDuration(flow.interval))"
         ))
   }
