@@ -166,4 +166,18 @@ import Testing
     let check = try await Self.check(recording.path)
     #expect(check.termination == .exited(0), "\(check.stderrText)")
   }
+
+  /// An effect line for a serial that never started is a corrupt recording (65, naming the
+  /// line), not a divergence (4).
+  @Test func anEffectThatNeverStartedIsACorruptRecording() async throws {
+    let recorded = SchemaValidator.repositoryRoot()
+      .appendingPathComponent("Tests/Recordings/counter-exec-latest.jsonl")
+    let text = try String(contentsOf: recorded, encoding: .utf8)
+    #expect(text.contains(#""effect":3,"action""#))
+    let bogus = try TemporaryFile(
+      text.replacingOccurrences(of: #""effect":3,"action""#, with: #""effect":9,"action""#))
+    let replay = try await Self.check(bogus.path)
+    #expect(replay.termination == .exited(65), "\(replay.stderrText)")
+    #expect(replay.stderrText.contains("effect 9 sends or ends, but never started"))
+  }
 }

@@ -300,6 +300,7 @@ package enum FlowRunner {
       }
     }
     var reachedUntil = false
+    var started: Set<Int> = []
     for (timed, happening) in zip(replay.recording.entries, happenings) {
       guard !replay.hasStopped else { break }
       if let until = replay.until, timed.time > until {
@@ -316,7 +317,16 @@ package enum FlowRunner {
       switch timed.entry {
       case .happening:
         guard closed == nil, let happening else { continue }
-        stepper.apply(happening) { observer.observe($0) }
+        // Only an effect that started can send or end: a line for any other is not one a run
+        // wrote.
+        if let serial = happening.effectSerial, !started.contains(serial) {
+          replay.fail(line: timed.line, "effect \(serial) sends or ends, but never started")
+          return FlowEnd(status: .failed)
+        }
+        stepper.apply(happening) { event in
+          if case .effectStarted(let info) = event { started.insert(info.serial) }
+          observer.observe(event)
+        }
       case .closing:
         if closed == nil { closed = stepper.finish { observer.observe($0) } }
       case .warning(let warning): context.warnings.raise(warning)
@@ -449,5 +459,15 @@ private struct FlowObserver<Flow: RunnableFlow> {
     if case .transition = event { return }
     let now = context.elapsed()
     if let warning = lints?.observe(event, at: now) { context.warnings.raise(warning) }
+  }
+}
+
+extension StoreHappening {
+  /// The effect that sent the action or ended, for an effect's happening.
+  fileprivate var effectSerial: Int? {
+    switch self {
+    case .effectAction(_, let serial), .effectFinished(let serial, _): serial
+    default: nil
+    }
   }
 }
