@@ -15,6 +15,18 @@ import Testing
     return replay
   }
 
+  /// `replay --check PATH` says the replay matches, with status 0.
+  private static func expectMatches(
+    _ path: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let replay = try await check(path)
+    #expect(
+      replay.termination == .exited(0), "\(replay.stderrText)", sourceLocation: sourceLocation)
+    #expect(
+      replay.stdoutText.hasPrefix("replay matches "), "\(replay.stdoutText)",
+      sourceLocation: sourceLocation)
+  }
+
   /// `search` typed at a terminal, no query given: its options are read as at the terminal
   /// (keys), not refused as "missing query".
   @Test func aSearchTypedAtATerminalReplays() async throws {
@@ -27,9 +39,7 @@ import Testing
       ["search", "--json", "--record", recording.path])
     #expect(result.error == nil, "\(result.output)")
     #expect(result.signal == SIGINT || result.exit == 130, "\(result.output)")
-    let replay = try await Self.check(recording.path)
-    #expect(replay.termination == .exited(0), "\(replay.stderrText)")
-    #expect(replay.stdoutText.hasPrefix("replay matches "), "\(replay.stdoutText)")
+    try await Self.expectMatches(recording.path)
   }
 
   /// `timer --paused` at a terminal, started by a key: not refused as needing `--input`.
@@ -39,9 +49,7 @@ import Testing
       [["wait", #""event":"start""#], ["send", "s"], ["wait", #""ticks":2"#], ["send", "q"]],
       ["timer", "--paused", "--interval", "50ms", "--json", "--record", recording.path])
     #expect(result.error == nil, "\(result.output)")
-    let replay = try await Self.check(recording.path)
-    #expect(replay.termination == .exited(0), "\(replay.stderrText)")
-    #expect(replay.stdoutText.hasPrefix("replay matches "), "\(replay.stdoutText)")
+    try await Self.expectMatches(recording.path)
   }
 
   /// A header whose `clock` is neither clock is a corrupt recording (65), not a divergence.
@@ -147,12 +155,8 @@ import Testing
     let process = try LoadctlProcess.start(
       ["timer", "--interval", "100ms", "--no-input", "--json", "--record", recording.path])
     try await process.waitForLine(where: LintEndToEndTests.tick(atLeast: 1))
-    process.send(signal: SIGTSTP)
-    _ = try await Polling.until("loadctl stopped") {
-      ChildProcesses.state(of: process.pid) == "T" ? true : nil
-    }
-    // Past the threshold (200 ms); under load the stop only lasts longer.
-    try await Task.sleep(for: .milliseconds(500))
+    // Past the threshold (200 ms).
+    try await process.stop(by: SIGTSTP, forAtLeast: .milliseconds(500))
     let before =
       try JSONLines.parse(process.stdoutLines).compactMap { $0.value(at: "to.ticks") as? Int }
       .max() ?? 1

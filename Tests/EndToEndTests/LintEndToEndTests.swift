@@ -166,10 +166,7 @@ private func script(_ line: String, _ count: Int) -> String {
   @Test func aStoppedTimerRaisesLate() async throws {
     let process = try LoadctlProcess.start(["timer", "--interval", "100ms", "--no-input"])
     try await process.waitForLine(containing: "tick")
-    process.send(signal: SIGSTOP)
-    try await Polling.until("loadctl stopped") { ChildProcesses.state(of: process.pid) == "T" }
-    // The pause itself, measured from the stop: under load it only lasts longer.
-    try await Task.sleep(for: .milliseconds(500))
+    try await process.stop(by: SIGSTOP, forAtLeast: .milliseconds(500))
     process.send(signal: SIGCONT)
     try await process.waitForStderr(containing: "warning[late]: a timer tick ran ")
     process.send(signal: SIGINT)
@@ -183,12 +180,8 @@ private func script(_ line: String, _ count: Int) -> String {
     let process = try LoadctlProcess.start(
       ["timer", "--interval", "100ms", "--no-input", "--json"])
     try await process.waitForLine(where: Self.tick(atLeast: 1))
-    process.send(signal: SIGTSTP)
-    _ = try await Polling.until("loadctl stopped") {
-      ChildProcesses.state(of: process.pid) == "T" ? true : nil
-    }
-    // The stop must last past the threshold (200 ms); under load it only lasts longer.
-    try await Task.sleep(for: .milliseconds(500))
+    // The stop must last past the threshold (200 ms).
+    try await process.stop(by: SIGTSTP, forAtLeast: .milliseconds(500))
     // Every line before the pause has been read: the process is stopped.
     let before =
       try JSONLines.parse(process.stdoutLines).compactMap {
@@ -244,13 +237,8 @@ private func script(_ line: String, _ count: Int) -> String {
     let process = try LoadctlProcess.start(
       ["counter", "--input", file.path] + (json ? ["--json"] : []))
     try await process.waitForLine(containing: "increment")
-    process.send(signal: signal)
-    _ = try await Polling.until("loadctl stopped") {
-      ChildProcesses.state(of: process.pid) == "T" ? true : nil
-    }
-    // The stop must last past the threshold (200 ms) beyond the line's own 300 ms; under load
-    // it only lasts longer.
-    try await Task.sleep(for: .milliseconds(800))
+    // The stop must last past the threshold (200 ms) beyond the line's own 300 ms.
+    try await process.stop(by: signal, forAtLeast: .milliseconds(800))
     process.send(signal: SIGCONT)
     #expect(try await process.waitForExit() == .exited(0))
     return process
