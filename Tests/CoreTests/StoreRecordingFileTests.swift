@@ -201,6 +201,29 @@ private func issues(_ body: () -> Void) -> [String] {
     #expect(try StoreRecordingFile.read(atPath: path, decode: decode).isEmpty)
   }
 
+  @Test func loadctlsHappeningLinesDecodeWithAnActionThatReadsItsActions() throws {
+    // The happening lines of docs/recording.md's sample recording of `loadctl counter`.
+    struct Named: Codable, Equatable, Sendable { var action: String }
+    let lines = [
+      #"{"t":1211434,"input":{"action":"delayed_increment"}}"#,
+      #"{"t":103144214,"input_finished":true}"#,
+      #"{"t":201988120,"effect":1,"action":{"action":"increment_response"}}"#,
+      #"{"t":202211547,"effect":1,"finished":"finished"}"#,
+    ]
+    let decoded = try lines.map {
+      try JSONDecoder().decode(RecordedHappening<Named>.self, from: Data($0.utf8))
+    }
+    #expect(
+      decoded == [
+        .init(time: .nanoseconds(1_211_434), .input(Named(action: "delayed_increment"))),
+        .init(time: .nanoseconds(103_144_214), .inputFinished),
+        .init(
+          time: .nanoseconds(201_988_120),
+          .effectAction(Named(action: "increment_response"), serial: 1)),
+        .init(time: .nanoseconds(202_211_547), .effectFinished(serial: 1, .finished)),
+      ])
+  }
+
   @Test func aCancelRequestReadByNameCancelsTheEffectUnderTheIdOfThatName() throws {
     // As read from a file: the enum id `CancelID.save` is recorded by its name.
     let happenings = try [

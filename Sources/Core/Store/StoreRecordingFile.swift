@@ -278,6 +278,7 @@ public final class StoreFileJournal<Action: Encodable & Sendable>: StoreJournal 
   /// Creates (or empties) the file at `path`, with mode `0600`, and writes the header.
   ///
   /// - Parameters:
+  ///   - path: Where to write the recording.
   ///   - clock: The run's clock; a happening's time is measured from now on it.
   ///   - encode: Encodes a line (a JSON encoder without pretty printing).
   /// - Throws: ``StoreRecordingError`` when the file cannot be created or written.
