@@ -153,6 +153,33 @@ private func issues(_ body: () -> Void) -> [String] {
     store.finish()
   }
 
+  @Test func anEffectHappeningLaterThanRecordedFailsBeyondTheLateness() async throws {
+    let path = try await recordRun()
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var recording = try StoreRecordingFile.read(atPath: path, decode: decode)
+    let index = try #require(
+      recording.firstIndex { $0.happening == .effectAction(.saved(1), serial: 3) })
+    for later in index..<recording.count { recording[later].time += .milliseconds(1_200) }
+
+    let clock = VirtualClock()
+    let store = TestStore(initialState: Tally(), clock: clock, reducer: tally(clock: clock))
+    let found = issues { store.replay(recording) }
+    #expect(
+      found == [
+        "replay diverged at happening \(index + 1) (file line \(index + 2)), at 3.0 seconds: "
+          + "effect 3 sent saved(1)\n  the store: effect 3 sent saved(1) at 1.8 seconds"
+      ])
+    store.finish()
+
+    // Within the lateness, it matches.
+    let lenientClock = VirtualClock()
+    let lenient = TestStore(
+      initialState: Tally(), clock: lenientClock, reducer: tally(clock: lenientClock))
+    lenient.replay(recording, lateness: .seconds(2))
+    #expect(lenient.state == Tally(count: 1, saved: 1))
+    lenient.finish()
+  }
+
   @Test func aReplayFailsWhenTheStoreDoesWhatTheRecordingDoesNotHold() throws {
     // A recording whose save never came: the store's effect sends one when the clock moves.
     let recording: [RecordedHappening<Tap>] = [

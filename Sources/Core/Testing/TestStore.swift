@@ -46,16 +46,18 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     var lastFromTest = false
     var checked = false
     var exhaustivity: Exhaustivity
-    /// Every happening the store applied, for ``TestStore/replay(_:sourceLocation:)``.
-    var happenings: [StoreHappening<Action>] = []
+    /// Every happening the store applied and its time, for ``TestStore/replay(_:lateness:sourceLocation:)``.
+    var happenings: [(happening: StoreHappening<Action>, time: Duration)] = []
   }
 
   /// Tells the log of every happening the store applies.
   private struct Journal: StoreJournal {
     let log: Locked<Log>
+    let clock: VirtualClock
 
     func record(_ happening: StoreHappening<Action>, step: () -> Void) {
-      log.withLock { $0.happenings.append(happening) }
+      let time = clock.now.offset
+      log.withLock { $0.happenings.append((happening, time)) }
       step()
     }
   }
@@ -91,7 +93,8 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
       }
     }
     task = clock.launch {
-      await store.run(inputs: inputs, stopWhenIdle: false, journal: Journal(log: log)) { event in
+      await store.run(inputs: inputs, stopWhenIdle: false, journal: Journal(log: log, clock: clock))
+      { event in
         log.withLock { Self.note(event, in: &$0) }
       }
     }
@@ -524,7 +527,8 @@ extension TestStore where Action: Equatable {
   /// The recorded inputs are sent at their recorded times on the store's clock (measured from
   /// the call); the store runs its reducer and its effects as a test does, and every action an
   /// effect sends, every effect's end and every cancel request must be the next one the
-  /// recording holds, in its order, with the same effect serials. Effect ids are compared by
+  /// recording holds, in its order, with the same effect serials, and come within `lateness`
+  /// of its recorded time. Effect ids are compared by
   /// name and failures by their message. The first difference is recorded as a failure at the
   /// call, naming the happening and its line in a file ``StoreFileJournal`` wrote, and the replay
   /// stops there. The actions replayed need no `receive`: the recording asserted them, and
@@ -539,10 +543,9 @@ extension TestStore where Action: Equatable {
   /// #expect(store.state.saved == 2)
   /// ```
   ///
-  /// Times place the inputs, not the effects' work: an input is sent at its recorded time, or,
-  /// when a sleep on the clock ends up to `lateness` before that, just before the sleep ends,
-  /// so that a recording of a real run, whose effects woke late by the scheduler's delays,
-  /// replays in its order. The store runs everything that can run before it sends the next
+  /// An input is sent at its recorded time, or, when a sleep on the clock ends up to `lateness`
+  /// before that, just before the sleep ends, so that a recording of a real run, whose effects
+  /// woke late by the scheduler's delays, replays in its order. The store runs everything that can run before it sends the next
   /// input, so a happening that a real run recorded after a later input (an effect that
   /// ended within microseconds of it) is a divergence. `input_finished` is not replayed (the
   /// store's inputs stay open), and `cancelled` ends the replay with the effects in flight
@@ -551,7 +554,8 @@ extension TestStore where Action: Equatable {
   ///
   /// - Parameters:
   ///   - recording: The happenings of a recorded run, from its start.
-  ///   - lateness: How late the recorded run's effects may have woken.
+  ///   - lateness: How far a recorded time may be from the store's: how late the recorded
+  ///     run's effects may have woken.
   public func replay(
     _ recording: some Sequence<RecordedHappening<Action>>,
     lateness: Duration = .milliseconds(50),
@@ -568,7 +572,8 @@ extension TestStore where Action: Equatable {
       log.location = sourceLocation
       return log.happenings.count
     }
-    func next() -> StoreHappening<Action>? {
+    func next() -> StoreHappening<Action>? { nextTimed()?.happening }
+    func nextTimed() -> (happening: StoreHappening<Action>, time: Duration)? {
       log.withLock { $0.happenings.count > matched ? $0.happenings[matched] : nil }
     }
     func diverge(_ index: Int, _ line: RecordedHappening<Action>?, _ actual: String) {
@@ -614,11 +619,15 @@ extension TestStore where Action: Equatable {
           clock.advance(to: deadline)
           wakes += 1
         }
-        guard let actual = next() else {
+        guard let (actual, time) = nextTimed() else {
           return diverge(index, line, "nothing more happened (no effect is left to do it)")
         }
         guard Self.matches(line.happening, actual) else {
           return diverge(index, line, Self.describe(actual))
+        }
+        let off = time - start - line.time
+        guard off <= lateness, off >= .zero - lateness else {
+          return diverge(index, line, "\(Self.describe(actual)) at \(time - start)")
         }
         matched += 1
       }
