@@ -201,6 +201,7 @@ private func issues(_ body: () -> Void) -> [String] {
     arguments: [
       ("", nil, "it is empty"),
       ("{\"t\":0,\"input_finished\":true}\n", 1, "not a store recording"),
+      ("{\"loadctl_recording\":2,\"command\":\"counter\"}\n", 1, "not a store recording"),
       ("{\"loadctl_store_recording\":2}\n", 1, "format 2 is later than this LoadctlCore reads (1)"),
       (
         "{\"loadctl_store_recording\":1}\n{\"t\":5,\"cancelled\":true}\n{\"t\":4,\"cancelled\":true}\n",
