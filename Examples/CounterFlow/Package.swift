@@ -29,7 +29,9 @@ let package = Package(
     .executableTarget(name: "counter-flow", dependencies: ["CounterFlow"]),
     .testTarget(
       name: "CounterFlowTests",
-      dependencies: ["CounterFlow", .product(name: "LoadctlTestKit", package: loadctlName)]),
+      dependencies: ["CounterFlow", .product(name: "LoadctlTestKit", package: loadctlName)],
+      // Recordings of real runs, read by path (`#filePath`) and replayed.
+      exclude: ["Recordings"]),
   ],
   swiftLanguageModes: [.v6]
 )

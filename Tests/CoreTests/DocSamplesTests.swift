@@ -1,3 +1,4 @@
+import Foundation
 import LoadctlCore
 import LoadctlTestKit
 import Synchronization
@@ -38,6 +39,20 @@ extension Counter {
       return .none
     }
   }
+}
+
+// RecordingAndReplay.md: keeping a recording in a file, with the action `Codable`.
+extension Counter.Action: Codable {}
+
+private func runRecorded(
+  inputs: AsyncStream<Counter.Action>, to path: String, clock: VirtualClock
+) async throws {
+  let journal = try StoreFileJournal<Counter.Action>(path: path, clock: clock) {
+    try Array(JSONEncoder().encode($0))
+  }
+  let store = Store(initialState: Counter.State(), reducer: Counter(clock: clock).reduce)
+  _ = await store.run(inputs: inputs, journal: journal) { _ in }
+  try journal.close()
 }
 
 // ComingFromTCA.md: the Timers case study.
@@ -109,6 +124,34 @@ private struct Timers: Sendable {
     var replayed: [String] = []
     _ = changed.replay(recording.happenings) { replayed.append("\($0)") }
     #expect(replayed != recorded.withLock { $0 })
+  }
+
+  // RecordingAndReplay.md: a run written to a file (here on virtual time), replayed.
+  @Test func theRecordedRunReplays() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("doc-sample-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recordingClock = VirtualClock()
+    let (inputs, input) = AsyncStream<Counter.Action>.makeStream()
+    let run = recordingClock.launch {
+      try? await runRecorded(inputs: inputs, to: path, clock: recordingClock)
+    }
+    input.yield(.increment)
+    recordingClock.advance(by: .milliseconds(300))
+    input.yield(.increment)
+    input.finish()
+    recordingClock.run()
+    await run.value
+
+    let recording = try StoreRecordingFile.read(atPath: path) {
+      try JSONDecoder().decode(RecordedHappening<Counter.Action>.self, from: Data($0))
+    }
+    let clock = VirtualClock()
+    let store = TestStore(
+      initialState: Counter.State(), clock: clock, reducer: Counter(clock: clock).reduce)
+    store.replay(recording)
+    #expect(store.state.saved == store.state.count)
+    #expect(store.state.saved == 2)
   }
 
   // ComingFromTCA.md.

@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// These are all a run's nondeterminism: what the reducer makes of them is pure, so applying the
 /// same happenings in the same order to the same initial state (``StoreReplay``) goes through the
-/// same states and starts, cancels and queues the same effects.
+/// same states and starts, cancels and queues the same effects. When `Action` is `Codable`, so
+/// is a happening, for a recording kept in a file (``StoreRecordingFile``).
 public enum StoreHappening<Action: Sendable>: Sendable {
   /// An action from the run's inputs.
   case input(Action)
@@ -14,7 +15,8 @@ public enum StoreHappening<Action: Sendable>: Sendable {
   case effectAction(Action, serial: Int)
   /// The effect `serial` ended (its task returned) with `outcome`.
   case effectFinished(serial: Int, EffectOutcome)
-  /// An effect asked for the effects under an id to be cancelled.
+  /// An effect asked for the effects under an id to be cancelled. A file holds the id's
+  /// ``EffectID/name``; a replay takes it for the id of an effect in flight with that name.
   case cancelRequest(EffectID)
   /// The run was cancelled: its cancel action is applied and it ends.
   case cancelled
@@ -100,11 +102,21 @@ public struct StoreReplay<State: Sendable, Action: Sendable>: ~Copyable {
       loop.applyCancel(onCancel, journal: NoJournal<Action>?.none, observe: observe)
       stopReason = .cancelled
     } else {
-      loop.handle(happening, observe: observe)
+      loop.handle(resolved(happening), observe: observe)
       loop.starting.removeAll()  // replayed: their recorded actions and ends stand in for them
       stopReason = loop.stopReason(stopWhenIdle: stopWhenIdle)
     }
     return stopReason
+  }
+
+  /// `happening`, with a cancel request's id replaced by the id of a running or waiting effect
+  /// that has its name: a recording read from a file holds ids by name (an id wrapping an enum
+  /// case reads back as its description), and a name stands for the id it was written from.
+  private func resolved(_ happening: StoreHappening<Action>) -> StoreHappening<Action> {
+    guard case .cancelRequest(let id) = happening else { return happening }
+    let registry = loop.registry
+    let ids = registry.running.values.compactMap(\.id) + registry.waiting.keys
+    return .cancelRequest(ids.first { $0 == id } ?? ids.first { $0.name == id.name } ?? id)
   }
 
   /// Ends the replay as the recorded run ended: effects still running are cancelled and

@@ -14,7 +14,8 @@ public struct Counter: Sendable {
     public init() {}
   }
 
-  public enum Action: Equatable, Sendable {
+  /// `Codable`, so that a run can be recorded to a file (`counter-flow --record FILE`).
+  public enum Action: Codable, Equatable, Sendable {
     case increment
     case decrement
     /// The save effect finished with this value.

@@ -1,5 +1,7 @@
 import CounterFlow
+import Foundation
 import LoadctlCore
+import LoadctlTestKit
 import Synchronization
 import Testing
 
@@ -58,6 +60,46 @@ import Testing
     _ = changed.replay(recording.happenings) { replayed.append(describe($0)) }
     #expect(replayed != events)
     #expect(replayed.first == events.first)
+  }
+}
+
+/// A recording of a real run of the program, kept with the tests and replayed on virtual time.
+@Suite struct RecordedRunTests {
+  /// Written by `swift run counter-flow --record Tests/CounterFlowTests/Recordings/burst.jsonl`:
+  /// four changes 20 ms apart on the continuous clock, then the one save 100 ms later.
+  static let burst = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Recordings/burst.jsonl").path
+
+  static func read() throws -> [RecordedHappening<Counter.Action>] {
+    try StoreRecordingFile.read(atPath: burst) {
+      try JSONDecoder().decode(RecordedHappening<Counter.Action>.self, from: Data($0))
+    }
+  }
+
+  @Test func theRecordedRunReplaysWithTheSameEffectsOnVirtualTime() throws {
+    let recording = try Self.read()
+    let clock = VirtualClock()
+    let store = TestStore(
+      initialState: Counter.State(), clock: clock,
+      reducer: Counter(clock: clock, saveDelay: .milliseconds(100)).reduce)
+    store.replay(recording)
+    #expect(store.state.count == 2)
+    #expect(store.state.saved == 2)
+    store.finish()
+  }
+
+  @Test func aDifferentSaveDelayDivergesFromTheRecordedRun() throws {
+    let recording = try Self.read()
+    let clock = VirtualClock()
+    let store = TestStore(
+      initialState: Counter.State(), clock: clock,
+      reducer: Counter(clock: clock, saveDelay: .milliseconds(300)).reduce)
+    withKnownIssue {
+      store.replay(recording)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("the store: effect 4 sent saved(2) at") }
+    }
+    store.finish()
   }
 }
 
