@@ -27,7 +27,7 @@ import Testing
 /// store.receive(.saved(1)) { $0.saved = 1 }
 /// ```
 public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sendable {
-  private struct Log {
+  struct Log {
     var pending: [StoreEvent<State, Action>] = []
     var effectEvents: [StoreEvent<State, Action>] = []
     var live: [Int: EffectInfo] = [:]
@@ -64,9 +64,9 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
 
   /// The clock the store's effects must use (or whose executor they run on).
   public let clock: VirtualClock
-  private let log: Locked<Log>
-  private let current: Locked<State>
-  private let input: AsyncStream<Action>.Continuation
+  let log: Locked<Log>
+  let current: Locked<State>
+  let input: AsyncStream<Action>.Continuation
   private let task: Task<StoreResult<State>, Never>
   private let createdAt: SourceLocation
 
@@ -271,7 +271,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     }
   }
 
-  private func receive(
+  func receive(
     _ isMatch: (Action) -> Bool, _ what: String, _ update: ((inout State) throws -> Void)?,
     timeout: Duration = .zero, at location: SourceLocation
   ) {
@@ -321,7 +321,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     }
   }
 
-  private func assertIgnored(
+  func assertIgnored(
     _ event: StoreEvent<State, Action>?, _ what: String, reason: String,
     at location: SourceLocation
   ) {
@@ -398,7 +398,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
   }
 
   /// Takes the replayed actions as asserted, the state as the last one left it.
-  private func settleReplay() {
+  func settleReplay() {
     clock.drain()
     let last = log.withLock { log in
       defer { log.pending.removeAll() }
@@ -409,7 +409,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
   }
 
   /// Cancels every effect in flight, as a run's cancellation does.
-  private func cancelInFlight() {
+  func cancelInFlight() {
     let handles = log.withLock { log in
       log.cancelled.formUnion(log.live.keys)
       return Array(log.handles.values)
@@ -418,11 +418,11 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     clock.drain()
   }
 
-  private func popPending() -> StoreEvent<State, Action>? {
+  func popPending() -> StoreEvent<State, Action>? {
     log.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
   }
 
-  private func fail(_ message: String, at location: SourceLocation) {
+  func fail(_ message: String, at location: SourceLocation) {
     recordFailure(message, at: location)
   }
 
@@ -434,267 +434,11 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
   }
 
   /// Records the failures effects left since the last step.
-  private func reportFailures() {
+  func reportFailures() {
     let failures = log.withLock { log in
       defer { log.failures.removeAll() }
       return log.failures
     }
     for (message, location) in failures { fail(message, at: location) }
   }
-
-  private static func note(_ event: StoreEvent<State, Action>, in log: inout Log) {
-    switch event {
-    case .transition(_, _, _, let info):
-      log.pending.append(event)
-      log.lastFromTest = info == nil
-    case .ignored:
-      log.pending.append(event)
-      log.lastFromTest = log.capture != nil
-    case .effectStarted(let info), .effectQueued(let info):
-      log.live[info.serial] = info
-      log.startedAt[info.serial] = log.location
-      if log.lastFromTest { log.capture?.append(info.serial) }
-      log.effectEvents.append(event)
-    case .effectFinished(let info, _):
-      log.live[info.serial] = nil
-      log.startedAt[info.serial] = nil
-      log.handles[info.serial] = nil
-      log.effectEvents.append(event)
-    case .effectDropped:
-      log.effectEvents.append(event)
-    }
-  }
-
-  /// `operation`, telling the log how to cancel its effect, and doing nothing when a
-  /// ``TestStoreTask`` cancelled the effect before it started.
-  private static func tracked(
-    _ operation: @escaping Effect<Action>.Operation, log: Locked<Log>
-  ) -> Effect<Action>.Operation {
-    { send in
-      if let info = EffectContext.current, let handle = EffectContext.handle {
-        let cancelled = log.withLock { log in
-          log.handles[info.serial] = handle
-          return log.cancelled.contains(info.serial)
-        }
-        if cancelled { throw CancellationError() }
-      }
-      try await operation(send)
-    }
-  }
-
-  /// A `catch:` for an effect without one: the error is a test failure, recorded where the step
-  /// that started the effect was written.
-  private static func uncaught(log: Locked<Log>) -> Effect<Action>.Handler {
-    { error, _ in
-      let info = EffectContext.current
-      log.withLock { log in
-        let location = info.flatMap { log.startedAt[$0.serial] } ?? log.location
-        log.failures.append(
-          (
-            "effect \(info?.label ?? "effect") threw \(error), which no catch: handled; handle "
-              + "it with run(_:catch:) or a do block", location
-          ))
-      }
-    }
-  }
-
-  private static func action(of event: StoreEvent<State, Action>) -> Action {
-    switch event {
-    case .transition(let action, _, _, _), .ignored(let action, _, _): action
-    default: preconditionFailure("only applied actions are pending: \(event)")
-    }
-  }
-
-  private static func state(after event: StoreEvent<State, Action>) -> State {
-    switch event {
-    case .transition(_, _, let state, _), .ignored(_, _, let state): state
-    default: preconditionFailure("only applied actions are pending: \(event)")
-    }
-  }
-
-  /// The fields that differ, or both states whole when no field tells them apart.
-  private static func describe(_ expected: State, _ actual: State) -> String {
-    let lines = stateDiff(expected, actual)
-    guard lines.isEmpty else { return lines.joined(separator: "\n") }
-    return "  − \(expected)\n  + \(actual)"
-  }
-}
-
-extension TestStore where Action: Equatable {
-  /// Plays a recorded run against this store and fails at the first happening its effects do
-  /// not reproduce.
-  ///
-  /// The recorded inputs are sent at their recorded times on the store's clock (measured from
-  /// the call); the store runs its reducer and its effects as a test does, and every action an
-  /// effect sends, every effect's end and every cancel request must be the next one the
-  /// recording holds, in its order, with the same effect serials, and come within `lateness`
-  /// of its recorded time. Effect ids are compared by
-  /// name and failures by their message. The first difference is recorded as a failure at the
-  /// call, naming the happening and its line in a file ``StoreFileJournal`` wrote, and the replay
-  /// stops there. The actions replayed need no `receive`: the recording asserted them, and
-  /// ``state`` is the state after the last one.
-  ///
-  /// ```swift
-  /// let recording = try StoreRecordingFile.read(atPath: path) {
-  ///   try JSONDecoder().decode(RecordedHappening<Counter.Action>.self, from: Data($0))
-  /// }
-  /// let store = TestStore(initialState: Counter.State()) { state, action in … }
-  /// store.replay(recording)
-  /// #expect(store.state.saved == 2)
-  /// ```
-  ///
-  /// An input is sent at its recorded time, or, when a sleep on the clock ends up to `lateness`
-  /// before that, just before the sleep ends, so that a recording of a real run, whose effects
-  /// woke late by the scheduler's delays, replays in its order. The store runs everything that can run before it sends the next
-  /// input, so a happening that a real run recorded after a later input (an effect that
-  /// ended within microseconds of it) is a divergence. `input_finished` is not replayed (the
-  /// store's inputs stay open), and `cancelled` ends the replay with the effects in flight
-  /// cancelled; the run's cancel action is not sent. Actions received before the call must
-  /// have been asserted (with exhaustivity on).
-  ///
-  /// - Parameters:
-  ///   - recording: The happenings of a recorded run, from its start.
-  ///   - lateness: How far a recorded time may be from the store's: how late the recorded
-  ///     run's effects may have woken.
-  public func replay(
-    _ recording: some Sequence<RecordedHappening<Action>>,
-    lateness: Duration = .milliseconds(50),
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    clock.drain()
-    reportFailures()
-    let unreceived = log.withLock(\.pending.count)
-    if unreceived > 0, exhaustivity == .on {
-      fail("must receive \(unreceived) action(s) before replaying a recording", at: sourceLocation)
-    }
-    let start = clock.now.offset
-    var matched = log.withLock { log in
-      log.location = sourceLocation
-      return log.happenings.count
-    }
-    func next() -> StoreHappening<Action>? { nextTimed()?.happening }
-    func nextTimed() -> (happening: StoreHappening<Action>, time: Duration)? {
-      log.withLock { $0.happenings.count > matched ? $0.happenings[matched] : nil }
-    }
-    func diverge(_ index: Int, _ line: RecordedHappening<Action>?, _ actual: String) {
-      let expected =
-        line.map {
-          "happening \(index + 1) (file line \(index + 2)), at \($0.time): "
-            + Self.describe($0.happening)
-        } ?? "the end of the recording, after \(index) happening(s)"
-      fail("replay diverged at \(expected)\n  the store: \(actual)", at: sourceLocation)
-    }
-    defer { settleReplay() }
-    var count = 0
-    for (index, line) in recording.enumerated() {
-      count = index + 1
-      switch line.happening {
-      case .inputFinished:
-        continue
-      case .input, .cancelled:
-        let target = start + line.time
-        var wakes = 0
-        while next() == nil, wakes < 1_000_000, let deadline = clock.nextDeadline,
-          deadline.offset <= target - lateness
-        {
-          clock.advance(to: deadline)
-          wakes += 1
-        }
-        let stop = clock.nextDeadline.map { min(target, $0.offset - .nanoseconds(1)) } ?? target
-        if next() == nil, stop > clock.now.offset { clock.advance(to: .init(offset: stop)) }
-        if let extra = next() { return diverge(index, line, Self.describe(extra) + " first") }
-        guard case .input(let action) = line.happening else {
-          cancelInFlight()
-          return
-        }
-        input.yield(action)
-        clock.drain()
-        guard next() == line.happening else {
-          return diverge(index, line, "did not apply it (its run has ended)")
-        }
-        matched += 1
-      case .effectAction, .effectFinished, .cancelRequest:
-        var wakes = 0
-        while next() == nil, wakes < 1_000_000, let deadline = clock.nextDeadline {
-          clock.advance(to: deadline)
-          wakes += 1
-        }
-        guard let (actual, time) = nextTimed() else {
-          return diverge(index, line, "nothing more happened (no effect is left to do it)")
-        }
-        guard Self.matches(line.happening, actual) else {
-          return diverge(index, line, Self.describe(actual))
-        }
-        let off = time - start - line.time
-        guard off <= lateness, off >= .zero - lateness else {
-          return diverge(index, line, "\(Self.describe(actual)) at \(time - start)")
-        }
-        matched += 1
-      }
-    }
-    clock.drain()
-    if let extra = next() { diverge(count, nil, Self.describe(extra)) }
-  }
-
-  private static func describe(_ happening: StoreHappening<Action>) -> String {
-    switch happening {
-    case .input(let action): "input \(action)"
-    case .inputFinished: "inputs finished"
-    case .effectAction(let action, let serial): "effect \(serial) sent \(action)"
-    case .effectFinished(let serial, let outcome): "effect \(serial) ended \(outcome)"
-    case .cancelRequest(let id): "effect asked to cancel \(id.name)"
-    case .cancelled: "run cancelled"
-    }
-  }
-
-  /// Whether the store's `actual` happening is the `recorded` one.
-  private static func matches(
-    _ recorded: StoreHappening<Action>, _ actual: StoreHappening<Action>
-  ) -> Bool {
-    if case .cancelRequest(let left) = recorded, case .cancelRequest(let right) = actual {
-      return left.name == right.name
-    }
-    return recorded == actual
-  }
-  /// Asserts that effects sent `action` next, and the state change it made.
-  ///
-  /// - Parameter timeout: How long to wait, in real time, for an action from work outside the
-  ///   clock's executor (a fake that sleeps on a real clock); by default, not at all.
-  public func receive(
-    _ action: Action, timeout: Duration = .zero, _ update: ((inout State) throws -> Void)? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    receive({ $0 == action }, "\(action)", update, timeout: timeout, at: sourceLocation)
-  }
-
-  /// Asserts that effects sent `action` next and that the reducer ignored it with `reason`,
-  /// leaving the state as it was (a response that arrives when nothing waits for it).
-  public func receiveIgnored(
-    _ action: Action, reason: String, sourceLocation: SourceLocation = #_sourceLocation
-  ) {
-    clock.drain()
-    let event = popPending()
-    if let event, Self.action(of: event) != action {
-      current.withLock { $0 = Self.state(after: event) }
-      fail(
-        "expected to receive \(action), ignored; received \(Self.action(of: event))",
-        at: sourceLocation)
-    } else {
-      assertIgnored(event, "receive(\(action))", reason: reason, at: sourceLocation)
-    }
-    reportFailures()
-  }
-}
-
-/// How much of what happens a ``TestStore`` requires a test to assert.
-public enum Exhaustivity: Sendable, Equatable {
-  /// Every state change, every received action and every effect's end.
-  case on
-  /// Only what the test asserts: received actions before the one asserted are skipped, a
-  /// state closure checks only the fields it sets, and effects left in flight at the end are
-  /// cancelled. With `showSkippedAssertions`, what was skipped is recorded as a known issue.
-  case off(showSkippedAssertions: Bool)
-
-  /// Exhaustivity off, skipping silently.
-  public static let off = Exhaustivity.off(showSkippedAssertions: false)
 }
