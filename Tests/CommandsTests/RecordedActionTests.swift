@@ -38,6 +38,7 @@ import Testing
     .delayedIncrementFailed("quote \" backslash \\ newline\n\u{1B}[2J é 🚀"), .cancel, .interrupt,
     .output(.line(.stdout, "hello")), .output(.line(.stderr, "warn \u{1B}[31m\t\"x\"")),
     .output(.line(.stdout, "")), .output(.dropped(.stderr, bytes: 65_536)),
+    .output(.lines(.stdout, ["one", "", "three \u{1B}"])),
   ]
 
   @Test(arguments: counterActions)
