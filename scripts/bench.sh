@@ -181,7 +181,7 @@ if command -v entr >/dev/null && command -v inotifywait >/dev/null; then
       "$ours ms" "$(json "$watch" entr_ms) ms (entr -r)" "$(ratio "$ours" "$(json "$watch" entr_ms)")×" \
       "≤ 10 ms, ahead of entr" \
       "$(awk -v a="$ours" -v b="$(json "$watch" entr_ms)" 'BEGIN { print (a <= 10 && a < b) ? "met" : "missed" }')" \
-      "$([[ $key == watch ]] && echo "the settle time is waited on purpose, as entr waits ~50 ms")"
+      "$([[ $key == pipe ]] && echo "inotifywait, a shell loop and a pipe before loadctl sees the change")"
   done
 else
   echo "  (no entr or inotifywait: apt-get install entr inotify-tools)" >&2

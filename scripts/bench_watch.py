@@ -117,7 +117,7 @@ def throughput(loadctl, directory):
 
 
 def main():
-    loadctl = sys.argv[2]
+    loadctl = os.path.abspath(sys.argv[2])
     directory = tempfile.mkdtemp(prefix="loadctl-bench-watch-")
     if sys.argv[1] == "throughput":
         try:
