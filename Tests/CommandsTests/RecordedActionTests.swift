@@ -76,6 +76,8 @@ import Testing
 
   static let profileActions: [ProfileAction] = [
     .load, .retry, .cancel, .quit, .autoRetry, .interrupt,
+    .output(.line(.stderr, "curl: (22) 404")), .output(.lines(.stderr, ["a", "b"])),
+    .output(.dropped(.stderr, bytes: 70_000)),
     .loadResponse(.success(Profile(name: "Taylor"))),
     .loadResponse(
       .success(

@@ -104,6 +104,16 @@ import Testing
     #expect(termination == .signalled(SIGTERM))
   }
 
+  @Test func outputHandsOverStderrLinesAndKeepsStdoutWhole() async throws {
+    var command = Subprocess.shell("printf 'e1\\ne2' >&2; printf '{\\r\\n}'")
+    command.streamsStderr = true
+    let seen = Locked<[String]>([])
+    let output = try await command.output { lines in seen.withLock { $0 += lines } }
+    #expect(seen.withLock { $0 } == ["e1", "e2"])
+    #expect(output.stdout == Array("{\r\n}".utf8))
+    #expect(output.stderrTail == ["e1", "e2"])
+  }
+
   @Test func nextLinesGivesTheLinesOfAReadAtOnce() async throws {
     var command = Subprocess.shell("printf 'a\\nb\\r\\nc'; printf 'e1\\ne2\\n' >&2")
     command.streamsStderr = true

@@ -143,17 +143,26 @@ package enum ExternalCommand {
   ///     failure names the end and the last stderr line.
   ///   - nothingFound: An exit status that, with nothing on stdout, is no failure but an empty
   ///     output (grep's and rg's 1, "no match").
+  ///   - stderr: Given the command's stderr lines as they come (and what of them was not
+  ///     shown), when given; else stderr is only kept for the failure's message.
   /// - Throws: `CancellationError` when the task was cancelled (the group is gone by then);
   ///   ``LoadFailure`` when the command could not start, timed out, exited non-zero or was
   ///   killed by a signal, with its last stderr line.
   package static func output(
     of subprocess: Subprocess, what: String, timeout: Duration?, limit: Int = 8 << 20,
-    nothingFound: Int32? = nil, explain: (Subprocess.Termination) -> String? = { _ in nil }
+    nothingFound: Int32? = nil, stderr show: (@Sendable (Output) -> Void)? = nil,
+    explain: (Subprocess.Termination) -> String? = { _ in nil }
   ) async throws -> [UInt8] {
-    let outcome: Outcome = await withTaskGroup(of: Outcome.self) { group in
+    var subprocess = subprocess
+    subprocess.streamsStderr = show != nil
+    let outcome: Outcome = await withTaskGroup(of: Outcome.self) { [subprocess] group in
       group.addTask {
         do throws(SubprocessError) {
-          return .finished(try await subprocess.output(limit: limit))
+          let output = try await subprocess.output(limit: limit) { show?(.lines(.stderr, $0)) }
+          if output.droppedStderrBytes > 0 {
+            show?(.dropped(.stderr, bytes: output.droppedStderrBytes))
+          }
+          return .finished(output)
         } catch {
           return error == .cancelled ? .cancelled : .failed(error.description)
         }
@@ -281,17 +290,18 @@ extension ExternalCommand {
     /// curl's exit status when a redirect went past `--max-redirs`.
     static let tooManyRedirects: Int32 = 47
 
-    /// Runs curl to its end and returns the body.
+    /// Runs curl to its end and returns the body; curl's stderr lines go to `stderr` as they
+    /// come, when given.
     /// - Throws: What ``ExternalCommand/output(of:what:timeout:limit:)`` throws, and
     ///   `LoadFailure` when the URL and headers cannot be handed over or a redirect is refused.
-    package func body() async throws -> [UInt8] {
+    package func body(stderr: (@Sendable (Output) -> Void)? = nil) async throws -> [UInt8] {
       var subprocess = Subprocess(executable: curl, arguments: arguments, killAfter: killAfter)
       let input = try ExternalCommand.filledPipe(config)
       defer { close(input) }
       subprocess.standardInput = input
       // curl's own --max-time comes first, with its own message; this is the failsafe.
       return try await ExternalCommand.output(
-        of: subprocess, what: "curl", timeout: timeout + .seconds(1)
+        of: subprocess, what: "curl", timeout: timeout + .seconds(1), stderr: stderr
       ) { [headers] end in
         guard !headers.isEmpty, end == .exited(Self.tooManyRedirects) else { return nil }
         return "the server answered with a redirect, which loadctl does not follow with "

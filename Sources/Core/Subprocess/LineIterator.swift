@@ -106,8 +106,9 @@ extension Subprocess {
   }
 }
 
-/// Splits one stream's bytes into lines for ``Subprocess/LineIterator``.
-private struct LineSplitter {
+/// Splits one stream's bytes into lines for ``Subprocess/LineIterator`` and
+/// ``Subprocess/output(limit:beyond:stderr:)``.
+struct LineSplitter {
   private var buffer: [UInt8] = []
   private var cursor = Cursor()
 
