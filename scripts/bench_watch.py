@@ -2,6 +2,7 @@
 """A file write -> the new command's first output line, and output throughput, for BENCHMARKS.md.
 
 Usage: bench_watch.py RUNS LOADCTL
+       bench_watch.py throughput LOADCTL   (only the throughput, without entr or inotifywait)
 
 Each watcher restarts `cat FILE; exec sleep 100` on a change of FILE: a write of `run-N` tears
 the old command's group down and starts a new one, whose first line is `run-N`. Measured from
@@ -15,7 +16,8 @@ median of RUNS writes, 0.3 s apart, for:
                  --input - --policy latest
 
 Throughput: `seq 1 1000000` into a file through `loadctl counter --exec` against the command
-alone, the median of 5 wall times each.
+alone, and (informational) against `sed` writing the same prefix loadctl's text lines have, the
+median of 11 wall times each, the three interleaved.
 
 Prints one JSON object.
 """
@@ -87,18 +89,43 @@ def measure(command, directory, runs):
             process.wait()
 
 
-def wall(command, runs=5):
-    times = []
+def walls(commands, runs=11):
+    """The median wall time of each command, run in turn so that the machine's load moves all."""
+    times = [[] for _ in commands]
     for _ in range(runs):
-        start = time.monotonic()
-        subprocess.run(command, shell=True, check=True)
-        times.append(time.monotonic() - start)
-    return statistics.median(times)
+        for index, command in enumerate(commands):
+            start = time.monotonic()
+            subprocess.run(command, shell=True, check=True)
+            times[index].append(time.monotonic() - start)
+    return [statistics.median(each) for each in times]
+
+
+def throughput(loadctl, directory):
+    out = os.path.join(directory, "out")
+    alone, through, sed = walls([
+        "seq 1 1000000 > %s" % out,
+        "%s counter --exec 'seq 1 1000000' d > %s" % (loadctl, out),
+        "seq 1 1000000 | sed 's/^/  0.003s  counter  #1 | /' > %s" % out,
+    ])
+    return {
+        "seq_alone_s": round(alone, 4),
+        "seq_through_loadctl_s": round(through, 4),
+        "throughput_ratio": round(through / alone, 1),
+        "seq_through_sed_s": round(sed, 4),
+        "sed_ratio": round(through / sed, 2),
+    }
 
 
 def main():
-    runs, loadctl = int(sys.argv[1]), sys.argv[2]
+    loadctl = os.path.abspath(sys.argv[2])
     directory = tempfile.mkdtemp(prefix="loadctl-bench-watch-")
+    if sys.argv[1] == "throughput":
+        try:
+            print(json.dumps(throughput(loadctl, directory)))
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        return
+    runs = int(sys.argv[1])
     work = "cat f; exec sleep 100"
     counter = "%s counter --policy latest --exec '%s'" % (loadctl, work)
     try:
@@ -111,14 +138,7 @@ def main():
                 "while inotifywait -qq -e close_write .; do echo d; done | %s --input -"
                 % counter, directory, runs),
         }
-        out = os.path.join(directory, "out")
-        alone = wall("seq 1 1000000 > %s" % out)
-        through = wall("%s counter --exec 'seq 1 1000000' d > %s" % (loadctl, out))
-        results.update({
-            "seq_alone_s": round(alone, 4),
-            "seq_through_loadctl_s": round(through, 4),
-            "throughput_ratio": round(through / alone, 1),
-        })
+        results.update(throughput(loadctl, directory))
         print(json.dumps(results))
     finally:
         shutil.rmtree(directory, ignore_errors=True)

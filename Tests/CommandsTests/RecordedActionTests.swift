@@ -38,6 +38,7 @@ import Testing
     .delayedIncrementFailed("quote \" backslash \\ newline\n\u{1B}[2J é 🚀"), .cancel, .interrupt,
     .output(.line(.stdout, "hello")), .output(.line(.stderr, "warn \u{1B}[31m\t\"x\"")),
     .output(.line(.stdout, "")), .output(.dropped(.stderr, bytes: 65_536)),
+    .output(.lines(.stdout, ["one", "", "three \u{1B}"])),
   ]
 
   @Test(arguments: counterActions)
@@ -75,6 +76,8 @@ import Testing
 
   static let profileActions: [ProfileAction] = [
     .load, .retry, .cancel, .quit, .autoRetry, .interrupt,
+    .output(.line(.stderr, "curl: (22) 404")), .output(.lines(.stderr, ["a", "b"])),
+    .output(.dropped(.stderr, bytes: 70_000)),
     .loadResponse(.success(Profile(name: "Taylor"))),
     .loadResponse(
       .success(

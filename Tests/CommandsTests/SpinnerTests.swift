@@ -18,7 +18,7 @@ import Testing
     let drawn = Counter()
     let spinner = Spinner(isLoading: { $0 == "fetch" }, write: { _ in drawn.add() })
     let flow = ProfileFlow(
-      fetch: {
+      fetch: { _ in
         fetches.add()
         try await clock.sleep(for: .seconds(10))
         return Profile(name: "Taylor")

@@ -104,6 +104,30 @@ import Testing
     #expect(termination == .signalled(SIGTERM))
   }
 
+  @Test func outputHandsOverStderrLinesAndKeepsStdoutWhole() async throws {
+    var command = Subprocess.shell("printf 'e1\\ne2' >&2; printf '{\\r\\n}'")
+    command.streamsStderr = true
+    let seen = Locked<[String]>([])
+    let output = try await command.output { lines in seen.withLock { $0 += lines } }
+    #expect(seen.withLock { $0 } == ["e1", "e2"])
+    #expect(output.stdout == Array("{\r\n}".utf8))
+    #expect(output.stderrTail == ["e1", "e2"])
+  }
+
+  @Test func nextLinesGivesTheLinesOfAReadAtOnce() async throws {
+    var command = Subprocess.shell("printf 'a\\nb\\r\\nc'; printf 'e1\\ne2\\n' >&2")
+    command.streamsStderr = true
+    let (batches, termination, _) = try await command.withLines { lines in
+      var all: [Subprocess.LineIterator.Lines] = []
+      while let batch = await lines.nextLines() { all.append(batch) }
+      return all
+    }
+    #expect(batches.first { $0.stream == .stdout }?.lines == ["a", "b"])
+    #expect(batches.filter { $0.stream == .stdout }.flatMap(\.lines) == ["a", "b", "c"])
+    #expect(batches.filter { $0.stream == .stderr }.flatMap(\.lines) == ["e1", "e2"])
+    #expect(termination == .exited(0))
+  }
+
   @Test func stderrLinesStreamBesideStdoutWithAnUnterminatedLastLine() async throws {
     var command = Subprocess.shell(
       "echo out1; echo err1 >&2; echo out2; printf 'err2\\r\\n' >&2; printf end")

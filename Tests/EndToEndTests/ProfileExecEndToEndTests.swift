@@ -33,6 +33,27 @@ import Testing
     }
   }
 
+  @Test func theCommandsStderrIsShownAsItComesAndItsStdoutStaysTheProfile() async throws {
+    let command = #"echo 'warn one' >&2; printf '{"name":"Exec"}'; printf 'esc \033[2J' >&2"#
+    let json = try await LoadctlProcess.run(
+      ["profile", "--json", "--exec", command] + Self.noTimeout)
+    #expect(json.termination == .exited(0))
+    let events = try JSONLines.parse(json.stdout)
+    let outputs = events.filter { $0.value(at: "event") as? String == "output" }
+    #expect(outputs.map { $0.value(at: "line") as? String } == ["warn one", "esc \u{1B}[2J"])
+    #expect(outputs.allSatisfy { $0.value(at: "stream") as? String == "stderr" })
+    #expect(outputs.allSatisfy { $0.value(at: "serial") as? Int == 1 })
+    #expect(events.last?.value(at: "state.profile.name") as? String == "Exec")
+    if SchemaValidator.isAvailable {
+      let schema = SchemaValidator.schema(for: "profile")
+      #expect(try await SchemaValidator.failures(of: json.stdout, schema: schema) == [])
+    }
+    let text = try await LoadctlProcess.run(["profile", "--exec", command] + Self.noTimeout)
+    let lines = text.stdout
+    #expect(lines.contains { $0.hasSuffix("  profile  #1 ! warn one") }, "\(lines)")
+    #expect(lines.contains { $0.hasSuffix("  profile  #1 ! esc \\u{1B}[2J") }, "\(lines)")
+  }
+
   @Test(arguments: [
     ("echo boom >&2; exit 3", "command failed (exit status 3): boom"),
     ("kill -TERM $$", "command failed (killed by SIGTERM)"),

@@ -2,7 +2,7 @@ import LoadctlCore
 
 /// A counter action in a recording: `{"action":"increment"}`, and for a failed delayed increment
 /// `{"action":"delayed_increment_failed","message":"exit 1"}`, and for a line a command printed
-/// `{"action":"output","stream":"stderr","line":"warning: …"}`.
+/// `{"action":"output","stream":"stderr","line":"warning: …"}` (`"lines":[…]` for more than one).
 extension CounterAction: RecordableAction {
   /// Every case as written, for ``RecordedFields/unknownAction(expected:)``.
   private static let recordedNames = [

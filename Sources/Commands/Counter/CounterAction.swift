@@ -14,8 +14,9 @@ package enum CounterAction: Sendable, Equatable, ReportableAction {
   /// Sent by the delayed increment's effect when its work failed (the `--exec` command could
   /// not start, exited non-zero or was killed by a signal), with why; the count stays.
   case delayedIncrementFailed(String)
-  /// Sent by a running `--exec` command's effect for each line it printed (or what of it was not
-  /// shown); the state stays, the line is shown attributed to the effect.
+  /// Sent by a running `--exec` command's effect for the lines one read of its output brought
+  /// (or what of it was not shown); the state stays, each line is shown attributed to the
+  /// effect.
   case output(ExternalCommand.Output)
   /// Cancels every delayed increment in flight (an input line, not a seed button).
   case cancel

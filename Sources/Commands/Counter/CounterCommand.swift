@@ -222,7 +222,8 @@ package enum CounterCommand: Subcommand {
           return "\(label) \(phase.rawValue) (\(info.policy?.rawValue ?? "") policy)"
         case .cancelled, .failed: return "\(label) \(phase.rawValue)"
         }
-      })
+      },
+      commandOutput: { if case .output(let output) = $0 { output } else { nil } })
   }
 }
 
@@ -276,9 +277,9 @@ extension CounterFlow: RunnableFlow {
 
 extension CounterAction: LineParsable {}
 
-/// The counter's events as ``StoreRenderer`` prints them, except a command's lines: each is an
-/// `output` event of the effect that ran the command, not a transition; and with `--clear` the
-/// screen is cleared as each delayed increment starts.
+/// The counter's events as ``StoreRenderer`` prints them (a command's lines as `output` events
+/// of the effect that ran it); with `--clear` the screen is cleared as each delayed increment
+/// starts.
 package struct CounterRenderer: FlowRendering {
   let base: StoreRenderer<CounterState, CounterAction>
   let output: EventOutput
@@ -286,8 +287,6 @@ package struct CounterRenderer: FlowRendering {
 
   package func render(_ event: StoreEvent<CounterState, CounterAction>) {
     switch event {
-    case .transition(.output(let line), _, _, let effect):
-      line.emit(serial: effect?.serial, to: output)
     case .effectStarted where clears:
       // Home, clear the screen and its scrollback, as `clear` does.
       output.writeControl("\u{1B}[H\u{1B}[2J\u{1B}[3J")

@@ -25,6 +25,20 @@ extension String {
   }
 }
 
+extension String {
+  /// Appends ``escapingControlCharacters``'s UTF-8 to `buffer`; printable ASCII, the common
+  /// case, goes as it is after one scan of its bytes.
+  package func appendEscaped(to buffer: inout [UInt8]) {
+    var text = self
+    let plain = text.withUTF8 { bytes in
+      guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+      buffer.append(contentsOf: bytes)
+      return true
+    }
+    if !plain { buffer.append(contentsOf: escapingControlCharacters.utf8) }
+  }
+}
+
 extension Unicode.Scalar {
   /// The scalars a terminal must not be given raw: C0 controls, DEL and C1 controls, which it
   /// acts on instead of showing; the bidirectional formatting characters (U+061C, U+200E,

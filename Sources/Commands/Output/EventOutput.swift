@@ -82,59 +82,100 @@ package final class EventOutput: Sendable {
     flush: Bool = true, tapped: Bool = true
   ) {
     let tap = tapped ? self.tap : nil
+    let body = json || (quiet && kind == .progress) ? nil : text()
     // Numbering, timing, the tap and writing happen under one lock: events emitted from two
     // tasks (a producer reporting a bad input line while a consumer prints ticks) must still reach
     // the writer (and the trace) in `seq` order with non-decreasing `elapsed_ms`.
-    if let lines {
-      // Recorded or checked: the JSON line is built in either mode and handed on.
-      let body = json || (quiet && kind == .progress) ? nil : text()
-      state.withLock { seq in
-        seq += 1
-        let now = elapsed()
-        if let tap { tap(observed() ?? .instant(event), fields, now) }
-        if json {
-          let written = writer.write { buffer in
-            let start = buffer.count
-            let layout = writeLine(seq: seq, now: now, event: event, fields: fields, to: &buffer)
-            buffer.withUnsafeBufferPointer { all in
-              lines(PrintedEvent(line: .init(rebasing: all[start...]), layout: layout, time: now))
-            }
-            buffer.append(UInt8(ascii: "\n"))
-          }
-          if written { return }
-          // Stdout failed (its reader left): the event still happened, and the recording (or
-          // the replay's check) still sees it, whichever noticed the closed pipe first.
-        }
-        var line: [UInt8] = []
-        let layout = writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
-        line.withUnsafeBufferPointer { lines(PrintedEvent(line: $0, layout: layout, time: now)) }
-        if let body {
-          let time = style.dim(EventOutput.formatElapsed(now))
-          writer.write("\(time)  \(style.cyan(command))  \(body)\n")
-        }
-      }
-    } else if json {
-      state.withLock { seq in
-        seq += 1
-        let now = elapsed()
-        if let tap { tap(observed() ?? .instant(event), fields, now) }
-        writer.write { line in
-          writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
-          line.append(UInt8(ascii: "\n"))
-        }
-      }
-    } else {
-      let body = quiet && kind == .progress ? nil : text()
-      state.withLock { seq in
-        seq += 1
-        let now = elapsed()
-        if let tap { tap(observed() ?? .instant(event), fields, now) }
-        guard let body else { return }
-        let time = style.dim(EventOutput.formatElapsed(now))
-        writer.write("\(time)  \(style.cyan(command))  \(body)\n")
-      }
+    state.withLock { seq in
+      seq += 1
+      let now = elapsed()
+      if let tap { tap(observed() ?? .instant(event), fields, now) }
+      write(seq: seq, now: now, event: event, fields: fields, body: body)
     }
     if flush, !held.load(ordering: .acquiring) { writer.flush() }
+  }
+
+  /// Writes events `event`, one per index in `0..<count`, at one time and under one lock: a
+  /// batch of a command's lines.
+  ///
+  /// Each is the event ``emit(_:_:kind:text:observed:flush:tapped:)`` would write with
+  /// `fields(index)` and the text `text` appends for it (after the time and the command, which
+  /// are formatted once for the batch).
+  package func emitEach(
+    _ event: String, count: Int, kind: Kind, fields: (Int) -> [(String, JSONValue)],
+    text: (Int, inout [UInt8]) -> Void
+  ) {
+    let shown = !json && !(quiet && kind == .progress)
+    state.withLock { seq in
+      let now = elapsed()
+      guard tap == nil, lines == nil, !json else {
+        for index in 0..<count {
+          seq += 1
+          let fields = fields(index)
+          tap?(.instant(event), fields, now)
+          var bytes: [UInt8] = []
+          if shown { text(index, &bytes) }
+          let body = shown ? String(decoding: bytes, as: UTF8.self) : nil
+          write(seq: seq, now: now, event: event, fields: fields, body: body)
+        }
+        return
+      }
+      seq += count
+      guard shown else { return }
+      let prefix = Array(
+        "\(style.dim(EventOutput.formatElapsed(now)))  \(style.cyan(command))  ".utf8)
+      prefix.withUnsafeBufferPointer { prefix in
+        // A write at a time up to the writer's threshold: each is flushed before the next, so
+        // the buffer stays its usual size however many lines a batch has.
+        var index = 0
+        while index < count {
+          let written = writer.write { buffer in
+            while index < count, buffer.count < writer.flushThreshold {
+              buffer.append(contentsOf: prefix)
+              text(index, &buffer)
+              buffer.append(UInt8(ascii: "\n"))
+              index += 1
+            }
+          }
+          if !written { break }
+        }
+      }
+    }
+    if !held.load(ordering: .acquiring) { writer.flush() }
+  }
+
+  /// Writes one numbered event: its JSON line (handed to `lines` too), or its text `body`.
+  private func write(
+    seq: Int, now: Duration, event: String, fields: [(String, JSONValue)], body: String?
+  ) {
+    if let lines {
+      // Recorded or checked: the JSON line is built in either mode and handed on.
+      if json {
+        let written = writer.write { buffer in
+          let start = buffer.count
+          let layout = writeLine(seq: seq, now: now, event: event, fields: fields, to: &buffer)
+          buffer.withUnsafeBufferPointer { all in
+            lines(PrintedEvent(line: .init(rebasing: all[start...]), layout: layout, time: now))
+          }
+          buffer.append(UInt8(ascii: "\n"))
+        }
+        if written { return }
+        // Stdout failed (its reader left): the event still happened, and the recording (or
+        // the replay's check) still sees it, whichever noticed the closed pipe first.
+      }
+      var line: [UInt8] = []
+      let layout = writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
+      line.withUnsafeBufferPointer { lines(PrintedEvent(line: $0, layout: layout, time: now)) }
+    } else if json {
+      writer.write { line in
+        writeLine(seq: seq, now: now, event: event, fields: fields, to: &line)
+        line.append(UInt8(ascii: "\n"))
+      }
+      return
+    }
+    guard let body else { return }
+    let time = style.dim(EventOutput.formatElapsed(now))
+    writer.write("\(time)  \(style.cyan(command))  \(body)\n")
   }
 
   /// Shows the tap an event (a point named `event`) without printing it: the run's `end`, whose

@@ -39,6 +39,8 @@ public final class OutputWriter: Sendable {
 
   private let fd: Int32
   private let limit: Int
+  /// How many buffered bytes make a write flush.
+  var flushThreshold: Int { limit }
   private let buffer = Locked(Buffer())
   private let onBrokenPipe: @Sendable () -> Void
   private let onError: @Sendable (Int32) -> Void

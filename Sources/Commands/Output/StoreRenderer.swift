@@ -27,23 +27,31 @@ package struct StoreRenderer<State: ReportableState, Action: ReportableAction>: 
   let output: EventOutput
   let transitionText: TransitionText?
   let effectText: EffectText
+  /// What a command printed, when the action carries it: shown as `output` events of the
+  /// effect that sent it, not as a transition (the state stays).
+  let commandOutput: @Sendable (Action) -> ExternalCommand.Output?
 
   /// - Parameters:
   ///   - transitionText: Flow-specific text for a transition.
   ///   - effectText: Text for an effect's step; by default only cancellations, failures and
   ///     drops are shown.
+  ///   - commandOutput: The command's lines an action carries, if it does.
   package init(
-    output: EventOutput, transitionText: TransitionText? = nil, effectText: EffectText? = nil
+    output: EventOutput, transitionText: TransitionText? = nil, effectText: EffectText? = nil,
+    commandOutput: @escaping @Sendable (Action) -> ExternalCommand.Output? = { _ in nil }
   ) {
     self.output = output
     self.transitionText = transitionText
     self.effectText = effectText ?? StoreRenderer.defaultEffectText
+    self.commandOutput = commandOutput
   }
 
   /// Prints one event.
   package func render(_ event: StoreEvent<State, Action>) {
     let style = output.style
     switch event {
+    case .transition(let action, _, _, let effect) where commandOutput(action) != nil:
+      commandOutput(action)?.emit(serial: effect?.serial, to: output)
     case .transition(let action, let from, let to, _):
       let text = {
         if let custom = transitionText?(action, from, to) { return custom }

@@ -172,7 +172,8 @@ extension ProfileFlow: RunnableFlow {
       },
       effectText: { info, phase in
         phase == .started && info.label == "backoff" ? "waiting to retry" : nil
-      })
+      },
+      commandOutput: { if case .output(let output) = $0 { output } else { nil } })
   }
 
   package func end(

@@ -53,9 +53,13 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
   case autoRetry
   /// The process is stopping (Ctrl-C, SIGTERM): like `cancel`, but never refused.
   case interrupt
+  /// Sent by a load's effect for the stderr lines of its command (`--exec`) or curl (`--url`),
+  /// as they come; the state stays.
+  case output(ExternalCommand.Output)
 
   package var name: String {
     switch self {
+    case .output: "output"
     case .load: "load"
     case .retry: "retry"
     case .cancel: "cancel"
@@ -67,6 +71,7 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
   }
 
   package var fields: [(String, JSONValue)] {
+    if case .output(let output) = self { return output.fields }
     guard case .loadResponse(let result) = self else { return [] }
     switch result {
     case .success: return [("ok", true)]
@@ -90,8 +95,12 @@ package enum ProfileAction: Sendable, Equatable, ReportableAction {
 
 /// The profile flow: the SwiftUI `.task` loading pattern's `ProfileModel.load()` as a reducer, plus retries with backoff.
 package struct ProfileFlow: Sendable {
-  /// Fetches the profile; throws `LoadFailure` (or any error) on failure.
-  package let fetch: @Sendable () async throws -> Profile
+  /// Fetches the profile, handing what its command prints on stderr to `show`; throws
+  /// `LoadFailure` (or any error) on failure.
+  package let fetch: Fetch
+  package typealias Fetch =
+    @Sendable (_ show: @escaping @Sendable (ExternalCommand.Output) -> Void) async throws
+    -> Profile
   package let clock: any Clock<Duration>
   /// Automatic retries after a failure.
   package let retries: Int
@@ -102,8 +111,7 @@ package struct ProfileFlow: Sendable {
   package static let backoffID: EffectID = "backoff"
 
   package init(
-    fetch: @escaping @Sendable () async throws -> Profile, clock: any Clock<Duration>,
-    retries: Int, backoff: Duration
+    fetch: @escaping Fetch, clock: any Clock<Duration>, retries: Int, backoff: Duration
   ) {
     self.fetch = fetch
     self.clock = clock
@@ -137,6 +145,8 @@ package struct ProfileFlow: Sendable {
         return .cancel(id: Self.backoffID)
       }
       return action == .cancel ? .ignored("not loading") : .none
+    case .output:
+      return .none
     case .quit:
       // Ends the run as the `q` key does: what was in flight is cancelled, and says so.
       _ = state.load.cancel()
@@ -157,7 +167,7 @@ package struct ProfileFlow: Sendable {
 
   private func fetchEffect() -> Effect<ProfileAction> {
     .run(name: "fetch") { [fetch] send in
-      let profile = try await fetch()
+      let profile = try await fetch { send(.output($0)) }
       send(.loadResponse(.success(profile)))
     } catch: { error, send in
       let message = (error as? LoadFailure)?.message ?? "\(error)"

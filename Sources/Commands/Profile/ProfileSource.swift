@@ -115,16 +115,16 @@ package enum ProfileSource: Sendable {
   }
 
   /// The fetch function the flow's effect calls.
-  func fetcher(clock: any Clock<Duration>) -> @Sendable () async throws -> Profile {
+  func fetcher(clock: any Clock<Duration>) -> ProfileFlow.Fetch {
     switch self {
     case .demo(let latency, let failure):
-      return {
+      return { _ in
         try await clock.sleep(for: latency)
         if let failure { throw LoadFailure(failure) }
         return Profile(name: "Taylor")
       }
     case .file(let path, let latency, let preloaded):
-      return {
+      return { _ in
         if latency > .zero { try await clock.sleep(for: latency) }
         if let preloaded { return preloaded }
         do {
@@ -134,12 +134,14 @@ package enum ProfileSource: Sendable {
         }
       }
     case .command(let command, let timeout, _):
-      return {
-        let body = try await ExternalCommand.output(of: command, what: "command", timeout: timeout)
+      return { show in
+        let body = try await ExternalCommand.output(
+          of: command, what: "command", timeout: timeout, stderr: show)
         return try ProfileSource.decode(body, from: "command")
       }
     case .url(let request, _):
-      return { try ProfileSource.decode(try await request.body(), from: "curl") }
+      return { show in try ProfileSource.decode(try await request.body(stderr: show), from: "curl")
+      }
     }
   }
 

@@ -143,17 +143,26 @@ package enum ExternalCommand {
   ///     failure names the end and the last stderr line.
   ///   - nothingFound: An exit status that, with nothing on stdout, is no failure but an empty
   ///     output (grep's and rg's 1, "no match").
+  ///   - stderr: Given the command's stderr lines as they come (and what of them was not
+  ///     shown), when given; else stderr is only kept for the failure's message.
   /// - Throws: `CancellationError` when the task was cancelled (the group is gone by then);
   ///   ``LoadFailure`` when the command could not start, timed out, exited non-zero or was
   ///   killed by a signal, with its last stderr line.
   package static func output(
     of subprocess: Subprocess, what: String, timeout: Duration?, limit: Int = 8 << 20,
-    nothingFound: Int32? = nil, explain: (Subprocess.Termination) -> String? = { _ in nil }
+    nothingFound: Int32? = nil, stderr show: (@Sendable (Output) -> Void)? = nil,
+    explain: (Subprocess.Termination) -> String? = { _ in nil }
   ) async throws -> [UInt8] {
-    let outcome: Outcome = await withTaskGroup(of: Outcome.self) { group in
+    var subprocess = subprocess
+    subprocess.streamsStderr = show != nil
+    let outcome: Outcome = await withTaskGroup(of: Outcome.self) { [subprocess] group in
       group.addTask {
         do throws(SubprocessError) {
-          return .finished(try await subprocess.output(limit: limit))
+          let output = try await subprocess.output(limit: limit) { show?(.lines(.stderr, $0)) }
+          if output.droppedStderrBytes > 0 {
+            show?(.dropped(.stderr, bytes: output.droppedStderrBytes))
+          }
+          return .finished(output)
         } catch {
           return error == .cancelled ? .cancelled : .failed(error.description)
         }
@@ -281,17 +290,18 @@ extension ExternalCommand {
     /// curl's exit status when a redirect went past `--max-redirs`.
     static let tooManyRedirects: Int32 = 47
 
-    /// Runs curl to its end and returns the body.
+    /// Runs curl to its end and returns the body; curl's stderr lines go to `stderr` as they
+    /// come, when given.
     /// - Throws: What ``ExternalCommand/output(of:what:timeout:limit:)`` throws, and
     ///   `LoadFailure` when the URL and headers cannot be handed over or a redirect is refused.
-    package func body() async throws -> [UInt8] {
+    package func body(stderr: (@Sendable (Output) -> Void)? = nil) async throws -> [UInt8] {
       var subprocess = Subprocess(executable: curl, arguments: arguments, killAfter: killAfter)
       let input = try ExternalCommand.filledPipe(config)
       defer { close(input) }
       subprocess.standardInput = input
       // curl's own --max-time comes first, with its own message; this is the failsafe.
       return try await ExternalCommand.output(
-        of: subprocess, what: "curl", timeout: timeout + .seconds(1)
+        of: subprocess, what: "curl", timeout: timeout + .seconds(1), stderr: stderr
       ) { [headers] end in
         guard !headers.isEmpty, end == .exited(Self.tooManyRedirects) else { return nil }
         return "the server answered with a redirect, which loadctl does not follow with "
@@ -353,12 +363,17 @@ extension ExternalCommand {
     case hide
   }
 
-  /// What a running command printed, as its effect hands it on: a line of stdout or stderr, or
-  /// how many bytes of a stream were not shown (a flood loadctl could not keep up with, or what
-  /// `--output failed` could not hold).
+  /// What a running command printed, as its effect hands it on: lines of stdout or stderr (as
+  /// many as one read brought), or how many bytes of a stream were not shown (a flood loadctl
+  /// could not keep up with, or what `--output failed` could not hold).
   package enum Output: Sendable, Equatable {
-    case line(Subprocess.LineIterator.Stream, String)
+    case lines(Subprocess.LineIterator.Stream, [String])
     case dropped(Subprocess.LineIterator.Stream, bytes: Int)
+
+    /// One line.
+    package static func line(_ stream: Subprocess.LineIterator.Stream, _ line: String) -> Self {
+      .lines(stream, [line])
+    }
   }
 
   /// The most bytes of lines `--output failed` holds for one command; older lines go first.
@@ -366,7 +381,7 @@ extension ExternalCommand {
 
   /// Runs `subprocess` to its end, handing its stdout and stderr lines to `show` as `mode` says.
   ///
-  /// With ``OutputMode/show`` each line goes as it comes; with ``OutputMode/failed`` the lines
+  /// With ``OutputMode/show`` the lines go as they come, a read's worth at a time; with ``OutputMode/failed`` the lines
   /// (the last ``heldBytes`` of them) are held and go only when the command fails, before this
   /// throws; with ``OutputMode/hide`` they are read and dropped. A line is decoded as UTF-8
   /// (invalid bytes become U+FFFD) and escaped where it is printed, not here.
@@ -383,11 +398,13 @@ extension ExternalCommand {
     do {
       run = try await subprocess.withLines { lines in
         var held = HeldOutput()
-        while let line = await lines.nextLine() {
-          let output = Output.line(line.stream, String(decoding: line.bytes, as: UTF8.self))
+        while let batch = await lines.nextLines() {
           switch mode {
-          case .show: show(output)
-          case .failed: held.append(output, size: line.bytes.count)
+          case .show: show(.lines(batch.stream, batch.lines))
+          case .failed:
+            for line in batch.lines {
+              held.append(.line(batch.stream, line), size: line.utf8.count)
+            }
           case .hide: break
           }
         }
@@ -420,7 +437,7 @@ extension ExternalCommand {
       held.append((output, size))
       self.size += size
       while self.size > ExternalCommand.heldBytes, first < held.count - 1 {
-        if case .line(let stream, _) = held[first].output {
+        if case .lines(let stream, _) = held[first].output {
           dropped[stream, default: 0] += held[first].size
         }
         self.size -= held[first].size
@@ -442,11 +459,16 @@ extension ExternalCommand {
 }
 
 extension ExternalCommand.Output {
-  /// Its fields in events and recordings: `stream`, then `line`, or `dropped_bytes`.
+  /// Its fields in recordings: `stream`, then `line` (one line), `lines` (more) or
+  /// `dropped_bytes`.
   package var fields: [(String, JSONValue)] {
     switch self {
-    case .line(let stream, let line):
-      [("stream", .string(stream.rawValue)), ("line", .string(line))]
+    case .lines(let stream, let lines):
+      [
+        ("stream", .string(stream.rawValue)),
+        lines.count == 1
+          ? ("line", .string(lines[0])) : ("lines", .array(lines.map(JSONValue.string))),
+      ]
     case .dropped(let stream, let bytes):
       [("stream", .string(stream.rawValue)), ("dropped_bytes", .int(bytes))]
     }
@@ -460,30 +482,42 @@ extension ExternalCommand.Output {
     }
     if case .string(let line)? = try? fields.value("line") {
       self = .line(stream, line)
+    } else if (try? fields.value("lines")) != nil {
+      self = .lines(stream, try fields.strings("lines"))
     } else {
       self = .dropped(stream, bytes: try fields.count("dropped_bytes"))
     }
   }
 
-  /// Prints it as the `output` event of the effect `serial`: in text `#3 | line` for stdout and
-  /// `#3 ! line` for stderr, the line escaped (see ``Swift/String/escapingControlCharacters``).
-  /// It is a result, shown with `--quiet` too: the command's output is what was asked for.
+  /// Prints it as `output` events of the effect `serial`, one per line: in text `#3 | line` for
+  /// stdout and `#3 ! line` for stderr, the line escaped (see
+  /// ``Swift/String/escapingControlCharacters``); in JSON `serial`, `stream`, then `line` or
+  /// `dropped_bytes`. It is a result, shown with `--quiet` too: the command's output is what
+  /// was asked for.
   package func emit(serial: Int?, to output: EventOutput) {
     let style = output.style
     let effect = serial.map { "#\($0) " } ?? ""
-    output.emit(
-      "output", [("serial", serial.map(JSONValue.int) ?? .null)] + fields, kind: .result,
-      text: {
-        switch self {
-        case .line(.stdout, let line):
-          return style.dim("\(effect)|") + " " + line.escapingControlCharacters
-        case .line(.stderr, let line):
-          return style.red("\(effect)!") + " " + line.escapingControlCharacters
-        case .dropped(let stream, let bytes):
-          return style.yellow(
-            "\(effect)\(stream == .stdout ? "|" : "!") \(bytes) bytes of \(stream.rawValue) "
-              + "not shown (more than loadctl could keep)")
-        }
-      }())
+    let serial: (String, JSONValue) = ("serial", serial.map(JSONValue.int) ?? .null)
+    switch self {
+    case .lines(let stream, let lines):
+      let streamField: (String, JSONValue) = ("stream", .string(stream.rawValue))
+      let marker = Array(
+        ((stream == .stdout ? style.dim("\(effect)|") : style.red("\(effect)!")) + " ").utf8)
+      marker.withUnsafeBufferPointer { marker in
+        output.emitEach(
+          "output", count: lines.count, kind: .result,
+          fields: { [serial, streamField, ("line", .string(lines[$0]))] },
+          text: { index, buffer in
+            buffer.append(contentsOf: marker)
+            lines[index].appendEscaped(to: &buffer)
+          })
+      }
+    case .dropped(let stream, let bytes):
+      output.emit(
+        "output", [serial] + fields, kind: .result,
+        text: style.yellow(
+          "\(effect)\(stream == .stdout ? "|" : "!") \(bytes) bytes of \(stream.rawValue) "
+            + "not shown (more than loadctl could keep)"))
+    }
   }
 }

@@ -9,8 +9,8 @@ package struct WatchOptions: Sendable {
       + "an input action. Repeatable.")
   static let settle = OptionKey.value(
     "watch-settle", .duration,
-    help: "How long a change waits for the ones that follow it, so that a burst of them is "
-      + "one action.", default: "50ms")
+    help: "A change is an action at once; those within this long after it are one more at "
+      + "its end, so a burst of them is one action or two.", default: "50ms")
   static let ignore = OptionKey.values(
     "ignore", .string, valueName: "GLOB",
     help: "Leave out of --watch the names and paths that match GLOB (.git and .build always "

@@ -42,6 +42,30 @@ extension Subprocess {
       }
     }
 
+    /// Lines of one stream, as ``nextLines()`` gives them: decoded as UTF-8 (invalid bytes
+    /// become U+FFFD).
+    public struct Lines: Sendable, Equatable {
+      public var stream: Stream
+      public var lines: [String]
+    }
+
+    /// Every line of one stream that the bytes read so far hold, at least one, waiting for one;
+    /// `nil` at the end of both. Stderr's come first, as in ``nextLine()``.
+    ///
+    /// A consumer that shows lines as they come takes a read's worth at a time, so what it does
+    /// per batch (a hand-over, a clock read, a flush) is not paid per line.
+    public mutating func nextLines() async -> Lines? {
+      while true {
+        var lines: [String] = []
+        stderr.appendStrings(to: &lines, ended: ended)
+        if !lines.isEmpty { return Lines(stream: .stderr, lines: lines) }
+        stdout.appendStrings(to: &lines, ended: ended)
+        if !lines.isEmpty { return Lines(stream: .stdout, lines: lines) }
+        if ended { return nil }
+        await fill(keepingStderr: true)
+      }
+    }
+
     /// The next line of stdout or stderr, waiting for one; `nil` at the end of both.
     public mutating func nextLine() async -> Line? {
       while true {
@@ -82,46 +106,75 @@ extension Subprocess {
   }
 }
 
-/// Splits one stream's bytes into lines for ``Subprocess/LineIterator``.
-private struct LineSplitter {
+/// Splits one stream's bytes into lines for ``Subprocess/LineIterator`` and
+/// ``Subprocess/output(limit:beyond:stderr:)``.
+struct LineSplitter {
   private var buffer: [UInt8] = []
-  private var start = 0
-  /// `buffer[start..<scanned]` has no newline.
-  private var scanned = 0
+  private var cursor = Cursor()
+
+  /// Where the next line starts in the buffer, and how far past it no newline is.
+  private struct Cursor {
+    var start = 0
+    /// `buffer[start..<scanned]` has no newline.
+    var scanned = 0
+
+    /// The next whole line in `bytes`, or piece of ``Subprocess/LineIterator/maxLine`` bytes,
+    /// or once the stream has `ended` what is left, moving past it; `nil` when more bytes are
+    /// needed (or none are left).
+    mutating func next(in bytes: UnsafeBufferPointer<UInt8>, ended: Bool) -> Range<Int>? {
+      let maxLine = Subprocess.LineIterator.maxLine
+      let limit = min(bytes.count, start + maxLine)
+      if let newline = bytes[scanned..<limit].firstIndex(of: UInt8(ascii: "\n")) {
+        return take(bytes, upTo: newline, skipping: 1)
+      }
+      scanned = limit
+      if limit - start == maxLine { return take(bytes, upTo: limit, skipping: 0) }
+      if ended, start < bytes.count { return take(bytes, upTo: bytes.count, skipping: 0) }
+      return nil
+    }
+
+    private mutating func take(
+      _ bytes: UnsafeBufferPointer<UInt8>, upTo end: Int, skipping: Int
+    ) -> Range<Int> {
+      var stop = end
+      // A piece of a split line keeps its bytes; a whole line loses a final `\r`.
+      if stop - start < Subprocess.LineIterator.maxLine, stop > start,
+        bytes[stop - 1] == UInt8(ascii: "\r")
+      {
+        stop -= 1
+      }
+      defer {
+        start = end + skipping
+        scanned = start
+      }
+      return start..<stop
+    }
+  }
 
   mutating func append(_ chunk: [UInt8]) {
-    buffer.removeSubrange(..<start)
-    scanned -= start
-    start = 0
+    buffer.removeSubrange(..<cursor.start)
+    cursor.scanned -= cursor.start
+    cursor.start = 0
     buffer += chunk
   }
 
-  /// The next whole line, or piece of ``Subprocess/LineIterator/maxLine`` bytes, or once the
-  /// stream has `ended` what is left; `nil` when more bytes are needed (or none are left).
+  /// The next line (see ``Cursor/next(in:ended:)``).
   mutating func next(ended: Bool) -> [UInt8]? {
-    let maxLine = Subprocess.LineIterator.maxLine
-    let limit = min(buffer.count, start + maxLine)
-    if let newline = buffer[scanned..<limit].firstIndex(of: UInt8(ascii: "\n")) {
-      return take(upTo: newline, skipping: 1)
+    var cursor = self.cursor
+    defer { self.cursor = cursor }
+    return buffer.withUnsafeBufferPointer { bytes in
+      cursor.next(in: bytes, ended: ended).map { Array(bytes[$0]) }
     }
-    scanned = limit
-    if limit - start == maxLine { return take(upTo: limit, skipping: 0) }
-    if ended, start < buffer.count { return take(upTo: buffer.count, skipping: 0) }
-    return nil
   }
 
-  private mutating func take(upTo end: Int, skipping: Int) -> [UInt8] {
-    var stop = end
-    // A piece of a split line keeps its bytes; a whole line loses a final `\r`.
-    if stop - start < Subprocess.LineIterator.maxLine, stop > start,
-      buffer[stop - 1] == UInt8(ascii: "\r")
-    {
-      stop -= 1
+  /// Appends every line the buffer holds to `lines`, each decoded as UTF-8 straight from it.
+  mutating func appendStrings(to lines: inout [String], ended: Bool) {
+    var cursor = self.cursor
+    buffer.withUnsafeBufferPointer { bytes in
+      while let line = cursor.next(in: bytes, ended: ended) {
+        lines.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self))
+      }
     }
-    defer {
-      start = end + skipping
-      scanned = start
-    }
-    return Array(buffer[start..<stop])
+    self.cursor = cursor
   }
 }

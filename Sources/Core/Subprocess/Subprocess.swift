@@ -83,6 +83,9 @@ public struct Subprocess: Sendable {
     public var termination: Termination
     /// The last lines of stderr, oldest first, without their newlines.
     public var stderrTail: [String]
+    /// With ``Subprocess/streamsStderr``, the stderr bytes never handed to `stderr` because
+    /// the consumer had not taken the ones before (they are still in ``stderrTail``'s lines).
+    public var droppedStderrBytes = 0
   }
 
   /// What ``output(limit:beyond:)`` does with stdout past its limit.
@@ -99,21 +102,37 @@ public struct Subprocess: Sendable {
   /// before (`exec >&-; sleep 1`), or before if something else still holds stdout open: its group
   /// is killed when it ends. Past `limit` bytes, `truncated` is set and `beyond` says what
   /// happens: the command is torn down (``Overflow/stop``), or the rest is read and dropped
-  /// (``Overflow/discard``); memory never grows past `limit` either way.
+  /// (``Overflow/discard``); memory never grows past `limit` either way. With
+  /// ``streamsStderr``, `stderr` is given stderr's lines as they come (see
+  /// ``LineIterator/nextLines()``), the last one without a newline too.
   ///
   /// - Throws: ``SubprocessError/spawnFailed(executable:errno:)`` when it cannot start;
   ///   ``SubprocessError/cancelled`` when the task is cancelled, after the group was torn down
   ///   (this also holds if the command had just ended on its own).
-  public func output(limit: Int = 1 << 20, beyond: Overflow = .stop) async throws(SubprocessError)
-    -> Output
-  {
+  public func output(
+    limit: Int = 1 << 20, beyond: Overflow = .stop, stderr: ([String]) -> Void = { _ in }
+  ) async throws(SubprocessError) -> Output {
     if Task.isCancelled { throw .cancelled }
     let child = try ChildProcess.start(self)
     let output = await withTaskCancellationHandler {
       var stdout: [UInt8] = []
       var truncated = false
-      while let chunk = await child.next() {
+      var errors = LineSplitter()
+      defer {
+        var last: [String] = []
+        errors.appendStrings(to: &last, ended: true)
+        if !last.isEmpty { stderr(last) }
+      }
+      while let next = await child.nextChunk() {
         await Task.yield()  // see LineIterator: fair to the caller's other tasks
+        guard next.pipe == .stdout else {
+          errors.append(next.bytes)
+          var lines: [String] = []
+          errors.appendStrings(to: &lines, ended: false)
+          if !lines.isEmpty { stderr(lines) }
+          continue
+        }
+        let chunk = next.bytes
         let room = max(limit - stdout.count, 0)
         stdout += chunk.prefix(room)
         if chunk.count > room {
@@ -127,7 +146,7 @@ public struct Subprocess: Sendable {
       let ending = await child.finished()
       return Output(
         stdout: stdout, truncated: truncated, termination: ending.termination,
-        stderrTail: ending.stderrTail)
+        stderrTail: ending.stderrTail, droppedStderrBytes: child.droppedStderr)
     } onCancel: {
       child.stop()
     }

@@ -50,6 +50,23 @@ import Testing
       ])
     #expect(!events.contains { $0["action"] == "output" })
   }
+
+  @Test(arguments: [false, true])
+  func aBatchOfLinesPrintsWhatItsLinesOneByOneWould(json: Bool) async {
+    let lines = ["plain", "bell \u{7} é", "", "rtl \u{202E}x", "last"]
+    let shown = { (prints: [ExternalCommand.Output]) in
+      let harness = CounterHarness(clock: VirtualClock(), json: json)
+      let work = FakeWork(clock: harness.clock, prints: prints)
+      _ = await harness.run(
+        CounterFlow(policy: .drop, workLabel: "$ make", work: work.operation), lines: ["d"])
+      return harness.lines
+    }
+    let batched = await shown([.lines(.stdout, lines), .lines(.stderr, lines)])
+    let single = await shown(lines.map { .line(.stdout, $0) } + lines.map { .line(.stderr, $0) })
+    #expect(batched == single)
+    let outputs = batched.filter { $0.contains(json ? #""event":"output""# : "  #1 ") }
+    #expect(outputs.count == 2 * lines.count)
+  }
 }
 
 /// `--clear`: the screen is cleared just before each delayed increment's effect starts.
@@ -96,7 +113,9 @@ import Testing
   private static func stream(
     _ lines: [ExternalCommand.Output], _ stream: Subprocess.LineIterator.Stream
   ) -> [String] {
-    lines.compactMap { if case .line(stream, let text) = $0 { text } else { nil } }
+    lines.flatMap { output -> [String] in
+      if case .lines(stream, let text) = output { text } else { [] }
+    }
   }
 
   @Test func showGivesBothStreamsAndALastLineWithoutANewline() async {

@@ -43,11 +43,11 @@ final class FakeWork: Sendable {
       return state.runs
     }
     for output in prints {
-      guard case .line(let stream, let line) = output else {
+      guard case .lines(let stream, let lines) = output else {
         show(output)
         continue
       }
-      show(.line(stream, line.replacingOccurrences(of: "{n}", with: "run \(number)")))
+      show(.lines(stream, lines.map { $0.replacingOccurrences(of: "{n}", with: "run \(number)") }))
     }
     let record = { (what: String) in self.state.withLock { $0.log.append("run \(number) \(what)") }
     }

@@ -11,7 +11,7 @@ import Testing
     failure: String? = nil
   ) -> TestStore<ProfileState, ProfileAction> {
     let flow = ProfileFlow(
-      fetch: {
+      fetch: { _ in
         try await clock.sleep(for: .seconds(1))
         if let failure { throw LoadFailure(failure) }
         return Self.taylor

@@ -14,8 +14,8 @@ import Testing
     let source = ProfileSource.file(
       path: "-", latency: .zero, preloaded: Profile(name: "Stdin"))
     let fetch = source.fetcher(clock: VirtualClock())
-    #expect(try await fetch() == Profile(name: "Stdin"))
-    #expect(try await fetch() == Profile(name: "Stdin"))
+    #expect(try await fetch { _ in } == Profile(name: "Stdin"))
+    #expect(try await fetch { _ in } == Profile(name: "Stdin"))
   }
 
   @Test func fileAndInputCannotBothReadStandardInput() throws {

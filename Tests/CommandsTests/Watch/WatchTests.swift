@@ -11,23 +11,59 @@ import Testing
     RawLines((1...count).map { RawLine(number: $0, text: "src/file\($0)", problem: nil) })
   }
 
-  @Test func aBurstOfChangesIsOneActionOnceTheSettleTimeHasPassed() async {
+  /// The actions and their times when changes come at `times` (milliseconds) on the test clock.
+  private static func actions(changesAt times: [Int], settle: Duration) async -> [String] {
     let clock = VirtualClock()
+    let channel = LineChannel(capacity: 16)
     let input = WatchInput(
-      before: AnyInput([CounterAction.increment], then: nil), changes: Self.changes(3),
-      action: CounterAction.delayedIncrement, settle: .milliseconds(50), clock: clock)
-    let seen = Locked<[(String, Duration)]>([])
+      before: AnyInput([CounterAction.increment], then: nil), changes: RawLines(channel: channel),
+      action: CounterAction.delayedIncrement, settle: settle, clock: clock)
+    let seen = Locked<[String]>([])
+    let feeder = clock.launch {
+      var now = 0
+      for (number, time) in times.enumerated() {
+        try? await clock.sleep(for: .milliseconds(time - now))
+        now = time
+        _ = channel.push(RawLine(number: number + 1, text: "src/file", problem: nil))
+      }
+      try? await clock.sleep(for: .seconds(1))
+      channel.finish()
+    }
     let task = clock.launch {
       for await action in input {
-        seen.withLock { $0.append((action.name, clock.now.offset)) }
+        let offset = clock.now.offset
+        seen.withLock { $0.append("\(action.name)@\(offset.nanoseconds / 1_000_000)") }
       }
     }
     clock.run()
+    await feeder.value
     await task.value
-    let names = seen.withLock { $0.map(\.0) }
-    let times = seen.withLock { $0.map(\.1) }
-    #expect(names == ["increment", "delayed_increment"])
-    #expect(times == [.zero, .milliseconds(50)])
+    return seen.withLock { $0 }
+  }
+
+  @Test func theFirstChangeIsAnActionAtOnceAndTheRestOfItsBurstOneMoreAtTheSettleTime() async {
+    // The leading edge at 0; the writes at 10 and 20 one more action at 50 (the window after
+    // the first), whose own window ends at 100 with nothing; the write at 220 again at once.
+    let actions = await Self.actions(changesAt: [0, 10, 20, 220], settle: .milliseconds(50))
+    #expect(
+      actions == [
+        "increment@0", "delayed_increment@0", "delayed_increment@50", "delayed_increment@220",
+      ])
+  }
+
+  @Test func aLoneChangeIsOneAction() async {
+    let actions = await Self.actions(changesAt: [5], settle: .milliseconds(50))
+    #expect(actions == ["increment@0", "delayed_increment@5"])
+  }
+
+  @Test func aChangeEveryFewMillisecondsIsAnActionPerSettleTime() async {
+    let actions = await Self.actions(
+      changesAt: Array(stride(from: 0, to: 120, by: 7)), settle: .milliseconds(50))
+    #expect(
+      actions == [
+        "increment@0", "delayed_increment@0", "delayed_increment@50", "delayed_increment@100",
+        "delayed_increment@150",
+      ])
   }
 }
 
