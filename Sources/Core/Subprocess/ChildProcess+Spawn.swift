@@ -31,13 +31,14 @@ extension ChildProcess {
     return unsafeBitCast(address, to: Function.self)
   }
 
-  /// The lifeline watcher's shell script. `$PPID` stays this process's pid after it dies; a
-  /// killed process's environment reads empty, so the rounds end once every tagged process is
-  /// dead (at most 64 rounds, against one that keeps forking).
+  /// The lifeline watcher's shell script; `$1` is its command's tag (`NAME=value`), or empty when
+  /// commands are not tagged. A killed process's environment reads empty, so the rounds end once
+  /// every process with that exact tag is dead (at most 64 rounds, against one that keeps
+  /// forking); only then its group.
   static let watcherScript = """
-    read _; i=0
-    while [ $i -lt 64 ]; do
-      set -- $(grep -lzs "^\(tagVariable)=$PPID\\." /proc/[0-9]*/environ)
+    tag=$1; read _; i=0
+    while [ -n "$tag" ] && [ $i -lt 64 ]; do
+      set -- $(grep -lzsxF -- "$tag" /proc/[0-9]*/environ)
       [ $# -gt 0 ] || break
       for f; do p=${f#/proc/}; kill -s KILL "${p%/environ}" 2>/dev/null; done
       i=$((i + 1))
@@ -66,11 +67,13 @@ extension ChildProcess {
       let (out, err, lifeline, wake) = try (makePipe(), makePipe(), makePipe(), makePipe())
       _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
       // The group's leader: at the end of its input (this process gone, or the lifeline closed)
-      // it kills every process carrying this process's tag, round after round until none is
+      // it kills every process carrying its command's tag, round after round until none is
       // left (those that left the group), then its whole group, itself included. Its signals
       // are blocked, so that teardown's SIGTERM leaves it alive until the group's SIGKILL.
+      let number = Subprocesses.isAdopting ? spawns : nil
+      let tag = number.map { "\(tagVariable)=\(getpid()).\($0)" }
       let watcher = try spawn(
-        "/bin/sh", ["-c", Self.watcherScript], environment: nil,
+        "/bin/sh", ["-c", Self.watcherScript, "sh", tag ?? ""], environment: nil,
         fds: (lifeline.read, -1, -1), group: 0, blocked: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
       Subprocesses.registry.withLock {
         $0.groups.append(watcher)
@@ -85,8 +88,6 @@ extension ChildProcess {
         Subprocesses.registry.withLock { $0.known.subtract([watcher, pid ?? watcher]) }
         return error
       }
-      let number = Subprocesses.isAdopting ? spawns : nil
-      let tag = number.map { "\(tagVariable)=\(getpid()).\($0)" }
       let pid: pid_t
       do throws(SubprocessError) {
         pid = try spawn(
