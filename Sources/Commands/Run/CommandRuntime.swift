@@ -98,6 +98,7 @@ package enum CommandRuntime {
       suspensionMark.withLock { $0 }?(false)
       session.resume()
     }
+    hooks.resizeTerminal = { session.windowChanged() }
     // SIGQUIT cancels nothing: the recording gets its end, stdout what goes without waiting (a
     // thread in the middle of flushing it gets 100 ms to let go), and the trace file what a
     // forced exit writes.

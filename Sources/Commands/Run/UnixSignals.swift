@@ -22,13 +22,15 @@ public enum UnixSignal: Int32, Sendable, CaseIterable, CustomStringConvertible {
   case resume = 18
   /// Ctrl-Z at a terminal: restore the terminal, then stop.
   case suspend = 20
+  /// The terminal's window changed size.
+  case windowChange = 28
 
   /// The signals that stop a run: each is a shutdown request.
   public static let stopping: [UnixSignal] = [.interrupt, .terminate, .hangup]
 
   /// Every signal the runtime handles, for ``UnixSignals/prepare(_:)``.
   public static let handled: [UnixSignal] = [
-    .interrupt, .terminate, .hangup, .quit, .suspend, .resume,
+    .interrupt, .terminate, .hangup, .quit, .suspend, .resume, .windowChange,
   ]
 
   /// The C signal number.
@@ -43,6 +45,7 @@ public enum UnixSignal: Int32, Sendable, CaseIterable, CustomStringConvertible {
     case .terminate: "SIGTERM"
     case .resume: "SIGCONT"
     case .suspend: "SIGTSTP"
+    case .windowChange: "SIGWINCH"
     }
   }
 
@@ -110,6 +113,8 @@ public struct UnixSignals: AsyncSequence, Sendable {
     public var suspendTerminal: @Sendable () -> Void = {}
     /// Re-enters raw mode after SIGCONT.
     public var resumeTerminal: @Sendable () -> Void = {}
+    /// Redraws what is drawn on the terminal after SIGWINCH.
+    public var resizeTerminal: @Sendable () -> Void = {}
     /// Last words before dying by SIGQUIT, after the terminal is restored: only what must be
     /// written and cannot wait (the recording's end). It may end the process itself.
     public var quit: @Sendable () -> Void = {}
@@ -309,6 +314,9 @@ final class SignalPipe: Sendable {
       return
     case .resume:
       hooks.resumeTerminal()
+      return
+    case .windowChange:
+      hooks.resizeTerminal()
       return
     case .hangup, .interrupt, .terminate:
       break

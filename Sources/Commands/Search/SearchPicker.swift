@@ -40,6 +40,7 @@ package final class SearchPicker: Sendable {
     self.style = style
     self.multi = multi
     self.printQuery = printQuery
+    screen?.onResize { [weak self] in self?.redraw() }
   }
 
   /// How many result rows a page holds (Page Up, Page Down).
@@ -83,8 +84,8 @@ package final class SearchPicker: Sendable {
     screen?.leave()
   }
 
-  /// Turns the spinner and repaints after a resize or a stop, every `interval`, until
-  /// cancelled; run it beside the store.
+  /// Turns the spinner and repaints after a stop, every `interval`, until cancelled; run it
+  /// beside the store. A resize repaints at once (SIGWINCH, ``TerminalScreen/onResize(_:)``).
   func run(clock: any Clock<Duration>, interval: Duration = .milliseconds(80)) async {
     guard let screen else { return }
     while !Task.isCancelled {
@@ -96,8 +97,7 @@ package final class SearchPicker: Sendable {
         case .idle, .results, .failed: return false
         }
       }
-      let resized = model.withLock { $0.size.map { $0 != screen.size } ?? true }
-      if busy || resized || screen.isStale { redraw() }
+      if busy || screen.isStale { redraw() }
       do { try await clock.sleep(for: interval) } catch { break }
     }
   }

@@ -23,6 +23,17 @@ package final class TerminalScreen: Sendable {
 
   private let fd: Int32
   private let state = Locked(State())
+  private let resized = Locked<(@Sendable () -> Void)?>(nil)
+
+  /// Calls `redraw` whenever the window changes size (SIGWINCH), on the signal thread.
+  package func onResize(_ redraw: @escaping @Sendable () -> Void) {
+    resized.withLock { $0 = redraw }
+  }
+
+  /// The window changed size: the view is drawn again for it.
+  package func windowChanged() {
+    resized.withLock { $0 }?()
+  }
 
   private init(fd: Int32) {
     self.fd = fd

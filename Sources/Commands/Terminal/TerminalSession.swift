@@ -78,6 +78,11 @@ package final class TerminalSession: Sendable {
 
   private let screen = Locked<TerminalScreen?>(nil)
 
+  /// The window changed size (SIGWINCH): the view shown, if any, is drawn again.
+  package func windowChanged() {
+    screen.withLock { $0 }?.windowChanged()
+  }
+
   /// Hands the run's full-screen view to the session, which shows it once the terminal reads
   /// keys, leaves it wherever it puts the terminal back (every end, a forced one too) and
   /// takes it down and up around a stop.
