@@ -54,7 +54,7 @@ public struct Subprocess: Sendable {
     return executable.split(separator: "/").last.map(String.init) ?? executable
   }
 
-  /// A command to run; nothing starts until ``output(limit:beyond:)`` or ``withLines(isolation:_:)``.
+  /// A command to run; nothing starts until ``output(limit:beyond:stderr:)`` or ``withLines(isolation:_:)``.
   public init(
     executable: String, arguments: [String] = [], environment: [String: String]? = nil,
     standardInput: Int32? = nil, killAfter: Duration = .seconds(2), stderrTailLines: Int = 20
@@ -88,7 +88,7 @@ public struct Subprocess: Sendable {
     public var droppedStderrBytes = 0
   }
 
-  /// What ``output(limit:beyond:)`` does with stdout past its limit.
+  /// What ``output(limit:beyond:stderr:)`` does with stdout past its limit.
   public enum Overflow: Sendable {
     /// Tears the command down, like a cancelled one: a flood never runs on unread.
     case stop
